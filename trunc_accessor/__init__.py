@@ -1,0 +1,37 @@
+"""trunc_accessor: IR evaluation inside pandas and Polars.
+
+Importing the package registers the ``.ir`` accessor on pandas DataFrames and on Polars
+DataFrames and LazyFrames::
+
+    import trunc_accessor
+    run, qrels = trunc_accessor.load_example()
+    run.ir.ndcg(qrels, k=10)                 # per-query values
+    run.ir.evaluate(qrels, ["ndcg@10", "ap", "rbp(p=0.8)"])
+
+Metrics are tie-aware by default (the exact mean over every order of tied scores,
+McSherry & Najork 2008); ``ties="trec_eval"`` reproduces trec_eval. Per-ranking functions
+live in :mod:`trunc_accessor.single`.
+"""
+from __future__ import annotations
+
+from . import metrics as _metrics  # noqa: F401  (registers the metrics)
+from .accessors import pandas as _pandas_accessor  # noqa: F401  (registers DataFrame.ir)
+from .accessors import polars as _polars_accessor  # noqa: F401  (registers pl.DataFrame.ir)
+from .aggregate import aggregate
+from .frames import InputError
+from .io import example_path, load_example, read_qrels, read_run
+from .registry import REGISTRY, Measure, parse
+
+__version__ = "0.1.0"
+
+__all__ = ["InputError", "Measure", "aggregate", "example_path", "load_example", "metrics_table",
+           "parse", "read_qrels", "read_run"]
+
+
+def metrics_table() -> list[dict]:
+    """Every registered metric: name, aliases, parameters with defaults, one-line summary."""
+    return [
+        {"name": m.name, "aliases": list(m.aliases),
+         "params": {p.name: p.default for p in m.params}, "summary": m.summary}
+        for m in REGISTRY.values()
+    ]

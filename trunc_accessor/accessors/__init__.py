@@ -1,0 +1,1 @@
+"""Thin frontends: validate the call, hand columns to the engine, convert the answer back."""

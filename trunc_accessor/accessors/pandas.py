@@ -1,0 +1,29 @@
+"""``DataFrame.ir`` for pandas: per-query values as a Series/DataFrame indexed by qid."""
+from __future__ import annotations
+
+import pandas as pd
+
+from .. import engine, frames
+from ._methods import install
+
+
+@pd.api.extensions.register_dataframe_accessor("ir")
+class PandasIR:
+    """IR evaluation of a long-format run frame (qid, docid, score[, rank]).
+
+    >>> import trunc_accessor
+    >>> run, qrels = trunc_accessor.load_example()
+    >>> round(run.ir.ndcg(qrels, k=10).mean(), 4)
+    0.4137
+    """
+
+    def __init__(self, frame: pd.DataFrame):
+        self._frame = frame
+
+    def _evaluate(self, qrels, measures, *, single, ties, by, queries, relevance_level):
+        keys, values, cols = engine.compute(self._frame, qrels, measures, by=by, queries=queries,
+                                            ties=ties, relevance_level=relevance_level)
+        return frames.result_pandas(keys, values, cols.run_qid, cols.by, single)
+
+
+install(PandasIR)

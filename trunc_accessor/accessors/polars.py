@@ -1,0 +1,62 @@
+"""``DataFrame.ir`` and ``LazyFrame.ir`` for Polars.
+
+On a DataFrame the answer is a DataFrame: the key columns (by…, qid) and one Float64
+column per metric, null where the value is undefined. On a LazyFrame the answer is a
+LazyFrame: column names and dtypes are checked when the method is called, and nothing is
+computed until it is collected (only the run's needed columns are read; lazy qrels
+are collected then).
+"""
+from __future__ import annotations
+
+import polars as pl
+
+from .. import engine, frames
+from ..prepare import check_ties
+from ..registry import check_level
+from ._methods import install
+
+
+def _answer(run, qrels, measures, *, ties, by, queries, relevance_level) -> pl.DataFrame:
+    keys, values, cols = engine.compute(run, qrels, measures, by=by, queries=queries, ties=ties,
+                                        relevance_level=relevance_level)
+    return frames.result_polars(keys, values, cols.run_qid)
+
+
+@pl.api.register_dataframe_namespace("ir")
+class PolarsIR:
+    """IR evaluation of a long-format Polars run frame (qid, docid, score[, rank])."""
+
+    def __init__(self, frame: pl.DataFrame):
+        self._frame = frame
+
+    def _evaluate(self, qrels, measures, *, single, **kw):
+        return _answer(self._frame, qrels, measures, **kw)
+
+
+@pl.api.register_lazyframe_namespace("ir")
+class LazyPolarsIR:
+    """IR evaluation of a Polars LazyFrame run; returns a LazyFrame (see module doc)."""
+
+    def __init__(self, frame: pl.LazyFrame):
+        self._frame = frame
+
+    def _evaluate(self, qrels, measures, *, single, ties, by, queries, relevance_level):
+        check_ties(ties)
+        check_level(relevance_level)
+        cols = engine.columns_of(self._frame, qrels, by)
+        run_schema = self._frame.collect_schema()
+        qrels_schema = (qrels.collect_schema() if isinstance(qrels, pl.LazyFrame)
+                        else frames.to_polars(qrels, engine.qrels_columns(cols)).schema)
+        frames.check_schema(run_schema, qrels_schema, cols)
+        kt = frames.key_types(run_schema, qrels_schema, cols, frames.queries_series(queries))
+        schema = frames.result_schema(run_schema, cols, kt, [m.label for m in measures])
+
+        def collect(run: pl.DataFrame) -> pl.DataFrame:
+            return _answer(run, qrels, measures, ties=ties, by=by, queries=queries,
+                           relevance_level=relevance_level)
+
+        return self._frame.select(engine.run_columns(cols)).map_batches(collect, schema=schema)
+
+
+install(PolarsIR)
+install(LazyPolarsIR)

@@ -1,0 +1,383 @@
+"""Standard metrics: P, R, F1, AP, RR, DCG/nDCG, R-prec, bpref, success, RBP (+ residual).
+
+Every kernel works on all rankings at once (see :class:`~trunc_accessor.prepare.Prepared`)
+and on tie groups: with ``ties="first"``/``"trec_eval"`` every group is a single position
+and the formulas reduce to the usual ones; with ``ties="average"`` they give the exact mean
+over every order of each tie group (McSherry & Najork, ECIR 2008), in closed form.
+
+Notation (per ranking): position j (1-based), tie group i with t_i positions before it,
+n_i documents and r_i relevant ones; R = number of judged documents with grade ≥
+relevance_level; n = ranking length.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..prepare import Prepared
+from ..registry import K, P, Param, check_bool, check_gains, check_positive_or_none, register
+from ._combinatorics import comb_ratio, log_factorials
+
+MCSHERRY = ("McSherry & Najork, 'Computing IR performance measures efficiently in the "
+            "presence of tied scores', ECIR 2008")
+UNDEF_R0 = "NaN (pandas) / null (Polars) when R = 0; left out of means."
+
+
+def _nan_where(values: np.ndarray, undefined: np.ndarray) -> np.ndarray:
+    return np.where(undefined, np.nan, values)
+
+
+def _safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """num / den, NaN where den = 0."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
+
+
+def _in_cut(prep: Prepared, k) -> np.ndarray | float:
+    return 1.0 if k is None else (prep.pos <= k).astype(np.float64)
+
+
+def relevant_retrieved(prep: Prepared, level: float, k=None) -> np.ndarray:
+    """Expected number of relevant documents in the first k positions (McSherry & Najork
+    §2.1: R_c + (k − t_c)·r_c/n_c), the numerator shared by P@k, R@k and F1@k."""
+    return prep.seg_sum(prep.group_mean(prep.relevant(level)) * _in_cut(prep, k))
+
+
+@register("precision", params=(K,), aliases=("p", "prec"), citation=MCSHERRY + ", §2.1.",
+          undefined="With k=None: NaN/null for an empty ranking (0/0). With k: never undefined.")
+def precision(prep: Prepared, level: float, k=None) -> np.ndarray:
+    """Precision: relevant documents in the first k positions, divided by k.
+
+    P@k = (1/k) Σ_{j≤k} rel_j (trec_eval ``P_k``: a ranking shorter than k still divides
+    by k). ``k=None``: the set precision of the whole ranking, rel_ret / n (``set_P``).
+    Tie-aware: the cut group contributes (k − t_c)·r_c/n_c (McSherry & Najork §2.1).
+
+    >>> from trunc_accessor.single import precision
+    >>> precision([1, 0, 1, 0], k=2)
+    0.5
+    """
+    num = relevant_retrieved(prep, level, k)
+    if k is None:
+        return _safe_div(num, prep.length.astype(np.float64))
+    return num / k
+
+
+@register("recall", params=(K,), aliases=("r",), citation=MCSHERRY + ", §2.2.", undefined=UNDEF_R0)
+def recall(prep: Prepared, level: float, k=None) -> np.ndarray:
+    """Recall: relevant documents in the first k positions, divided by R.
+
+    R@k = (1/R) Σ_{j≤k} rel_j (trec_eval ``recall_k``; ``k=None``: ``set_recall``).
+    Tie-aware as precision (McSherry & Najork §2.2).
+
+    >>> from trunc_accessor.single import recall
+    >>> recall([1, 0, 1, 0], k=2, R=4)
+    0.25
+    """
+    return _safe_div(relevant_retrieved(prep, level, k), prep.num_relevant(level))
+
+
+@register("f1", params=(K,), aliases=("f", "f_measure_at"), citation=MCSHERRY + ", §2.3.",
+          undefined="With k=None: NaN/null when the ranking is empty and R = 0 (0/0). "
+                    "R = 0 otherwise gives 0.")
+def f1(prep: Prepared, level: float, k=None) -> np.ndarray:
+    """F1: harmonic mean of precision and recall, 2·rel_ret / (k + R).
+
+    McSherry & Najork §2.3's form, defined when R = 0. ``k=None``: the whole ranking,
+    2·rel_ret / (n + R), which is trec_eval's ``set_F`` (β = 1).
+
+    >>> from trunc_accessor.single import f1
+    >>> round(f1([1, 0, 1, 0], k=2, R=4), 4)
+    0.3333
+    """
+    num = 2.0 * relevant_retrieved(prep, level, k)
+    den = (prep.length if k is None else np.full(prep.n_segments, k)) + prep.num_relevant(level)
+    return _safe_div(num, den.astype(np.float64))
+
+
+@register("success", params=(K,), aliases=("s", "success_at"),
+          citation=MCSHERRY + " (the hypergeometric form is ours, derived as in §2.5).",
+          undefined="Never undefined: 0 for an empty ranking and when R = 0.")
+def success(prep: Prepared, level: float, k=None) -> np.ndarray:
+    """Success: 1 if a relevant document is in the first k positions, else 0.
+
+    trec_eval ``success_k``; ``k=None``: any relevant document retrieved. Tie-aware: with
+    the cut inside tie group c (s = k − t_c slots of n_c, r_c relevant) and no relevant
+    document before it, the mean over orders is 1 − C(n_c − r_c, s) / C(n_c, s)
+    (hypergeometric: the chance that the s slots hold only non-relevant documents).
+
+    >>> from trunc_accessor.single import success
+    >>> success([0, 1, 1], scores=[2, 1, 1], k=2)  # 1 of the 2 tied docs is at rank 2
+    1.0
+    >>> success([0, 1, 0], scores=[2, 1, 1], k=2)
+    0.5
+    """
+    r_g = prep.group_sum(prep.relevant(level))
+    if k is None:
+        return (np.bincount(prep.g_seg, weights=r_g, minlength=prep.n_segments) > 0).astype(float)
+    end = prep.g_start + prep.g_size
+    full = end <= k
+    hit_full = np.bincount(prep.g_seg, weights=(full & (r_g > 0)).astype(float),
+                           minlength=prep.n_segments) > 0
+    cut = (prep.g_start < k) & ~full
+    p_hit = np.zeros(prep.n_segments)
+    if cut.any():
+        n, r = prep.g_size[cut], r_g[cut].astype(np.int64)
+        s = k - prep.g_start[cut]
+        lf = log_factorials(int(n.max()))
+        p_hit[prep.g_seg[cut]] = 1.0 - comb_ratio(n - r, s, n, s, lf)
+    return np.where(hit_full, 1.0, p_hit)
+
+
+@register("ap", params=(K,), aliases=("map", "average_precision", "map_cut"),
+          citation=MCSHERRY + ", §2.4.", undefined=UNDEF_R0)
+def ap(prep: Prepared, level: float, k=None) -> np.ndarray:
+    """Average precision: the mean over the R relevant documents of the precision at their
+    positions, retrieved ones within the first k only (trec_eval ``map``, ``map_cut_k``).
+
+    AP@k = (1/R) Σ_{j≤k} rel_j · P@j. Tie-aware (McSherry & Najork §2.4): position j of
+    group i contributes (r_i/n_i)·(R_i + (j − t_i − 1)(r_i − 1)/(n_i − 1) + 1)/j, R_i the
+    relevant documents before the group.
+
+    >>> from trunc_accessor.single import ap
+    >>> round(ap([1, 0, 1, 0], R=3), 4)  # (1/1 + 2/3) / 3
+    0.5556
+    """
+    rel = prep.relevant(level)
+    r_g = prep.group_sum(rel)
+    n_g = prep.g_size
+    before = prep.before_group(r_g)
+    gi = prep.gid
+    j = prep.pos.astype(np.float64)
+    ri, ni, ti = r_g[gi], n_g[gi].astype(np.float64), prep.g_start[gi]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        inside = np.where(ni > 1, (j - ti - 1) * (ri - 1) / np.maximum(ni - 1, 1), 0.0)
+    term = (ri / ni) * (before[gi] + inside + 1.0) / j
+    return _safe_div(prep.seg_sum(term * _in_cut(prep, k)), prep.num_relevant(level))
+
+
+@register("rr", params=(K,), aliases=("mrr", "recip_rank", "reciprocal_rank"),
+          citation=MCSHERRY + ", §2.5.",
+          undefined="Never undefined: 0 when no relevant document is retrieved (also R = 0 "
+                    "and the empty ranking), as trec_eval.")
+def rr(prep: Prepared, level: float, k=None) -> np.ndarray:
+    """Reciprocal rank of the first relevant document within the first k, else 0
+    (trec_eval ``recip_rank``).
+
+    Tie-aware (McSherry & Najork §2.5): if the first group holding relevant documents has
+    n documents, r relevant, and starts after t positions, the first relevant one is at
+    offset x with probability C(n − x, r − 1)/C(n, r); RR = Σ_x that / (t + x), x ≤ k − t.
+
+    >>> from trunc_accessor.single import rr
+    >>> rr([0, 0, 1])
+    0.3333333333333333
+    >>> rr([0, 1], scores=[1, 1])  # rank 1 or 2, each half the time
+    0.75
+    """
+    rel = prep.relevant(level)
+    r_g = prep.group_sum(rel)
+    has = np.flatnonzero(r_g > 0)
+    out = np.zeros(prep.n_segments)
+    if has.size == 0:
+        return out
+    segs = prep.g_seg[has]
+    first = has[np.r_[True, segs[1:] != segs[:-1]]]
+    is_first = np.zeros(prep.n_groups, dtype=bool)
+    is_first[first] = True
+    mask = is_first[prep.gid]
+    if k is not None:
+        mask &= prep.pos <= k
+    rows = np.flatnonzero(mask)
+    gi = prep.gid[rows]
+    n, r = prep.g_size[gi], r_g[gi].astype(np.int64)
+    x = prep.pos[rows] - prep.g_start[gi]
+    lf = log_factorials(int(n.max()))
+    p_first_at_x = comb_ratio(n - x, r - 1, n, r, lf)
+    return np.bincount(prep.seg[rows], weights=p_first_at_x / prep.pos[rows],
+                       minlength=prep.n_segments)
+
+
+def gain_values(grades: np.ndarray, gains) -> np.ndarray:
+    """Gain of each grade (SPEC §3): the grade itself (trec_eval), 2^g − 1 for
+    ``"exponential"``, or a mapping grade → gain (grades it does not name keep gain =
+    grade, as trec_eval's ``ndcg.1=3,2=9``). Negative grades count as 0; unjudged
+    documents (NaN) gain 0."""
+    g = np.where(np.isnan(grades), -1.0, grades)
+    base = np.maximum(g, 0.0)
+    if gains is None:
+        out = base
+    elif gains == "exponential":
+        out = np.exp2(base) - 1.0
+    else:
+        out = base.copy()
+        for grade, gain in gains:
+            out[g == grade] = gain
+    return np.where(np.isnan(grades), 0.0, out)
+
+
+def _discount(pos: np.ndarray) -> np.ndarray:
+    return 1.0 / np.log2(pos + 1.0)
+
+
+def dcg_values(prep: Prepared, k, gains) -> np.ndarray:
+    """DCG@k = Σ_{j≤k} gain_j / log2(1 + j), gains replaced by tie-group means."""
+    g = prep.group_mean(gain_values(prep.grade, gains))
+    return prep.seg_sum(g * _discount(prep.pos) * _in_cut(prep, k))
+
+
+def ideal_dcg(prep: Prepared, k, gains) -> np.ndarray:
+    """DCG@k of the ideal ranking: the qid's judged positive gains sorted descending."""
+    qg = gain_values(prep.q_grades, gains)
+    q_seg = prep.q_seg
+    order = np.lexsort((-qg, q_seg))
+    sorted_g = qg[order]
+    i = np.arange(len(qg)) - prep.q_offsets[q_seg] + 1
+    w = _discount(i) * (sorted_g > 0)
+    if k is not None:
+        w = w * (i <= k)
+    per_qid = np.bincount(q_seg, weights=sorted_g * w, minlength=len(prep.q_offsets) - 1)
+    return per_qid[prep.seg_q]
+
+
+GAINS = Param("gains", None, check_gains,
+              "None: gain = grade (trec_eval); 'exponential': 2^g − 1; or a mapping grade → gain")
+
+
+@register("dcg", params=(K, GAINS), citation=MCSHERRY + ", §2.6 (tie-aware DCG); Järvelin & "
+          "Kekäläinen, ACM TOIS 20(4), 2002.",
+          undefined="Never undefined: 0 for an empty ranking.")
+def dcg(prep: Prepared, level: float, k=None, gains=None) -> np.ndarray:
+    """Discounted cumulative gain, Σ_{j≤k} gain_j / log2(1 + j).
+
+    Gains as SPEC §3 (default: the grade, trec_eval's convention). Tie-aware: each position
+    of a tie group gets the group's mean gain (McSherry & Najork §2.6), which is
+    scikit-learn's ``dcg_score(ignore_ties=False)``.
+
+    >>> from trunc_accessor.single import dcg
+    >>> round(dcg([3, 2, 0, 1]), 4)
+    4.6928
+    """
+    return dcg_values(prep, k, gains)
+
+
+@register("ndcg", params=(K, GAINS), aliases=("ndcg_cut",),
+          citation=MCSHERRY + ", §2.6; Järvelin & Kekäläinen, ACM TOIS 20(4), 2002.",
+          undefined="NaN/null when the ideal DCG is 0 (no judged document with positive "
+                    "gain, e.g. R = 0); left out of means. trec_eval reports 0 there.")
+def ndcg(prep: Prepared, level: float, k=None, gains=None) -> np.ndarray:
+    """Normalised DCG: DCG@k divided by the DCG@k of the ideal ranking of the qid's judged
+    documents (trec_eval ``ndcg``, ``ndcg_cut_k``; gains default to the grade and do not
+    depend on relevance_level, as in trec_eval).
+
+    >>> from trunc_accessor.single import ndcg
+    >>> round(ndcg([3, 2, 0, 1]), 4)
+    0.9854
+    """
+    return _safe_div(dcg_values(prep, k, gains), ideal_dcg(prep, k, gains))
+
+
+@register("rprec", aliases=("r-prec", "r_prec", "r_precision"),
+          citation=MCSHERRY + " (R-prec is P@R; tie-aware through §2.1).", undefined=UNDEF_R0)
+def rprec(prep: Prepared, level: float) -> np.ndarray:
+    """R-precision: precision at rank R, the qid's number of relevant documents
+    (trec_eval ``Rprec``). Tie-aware as P@k with k = R.
+
+    >>> from trunc_accessor.single import rprec
+    >>> rprec([1, 0, 1, 1], R=3)
+    0.6666666666666666
+    """
+    R = prep.num_relevant(level)
+    in_cut = (prep.pos <= R[prep.seg]).astype(np.float64)
+    num = prep.seg_sum(prep.group_mean(prep.relevant(level)) * in_cut)
+    return _safe_div(num, R)
+
+
+def _sum_min(a: np.ndarray, u: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """Σ_{y=0}^{u} min(a + y, c), elementwise, for integers a, u ≥ 0 and c ≥ 0."""
+    m = np.clip(c - a, 0, u)
+    below = (m + 1) * a + m * (m + 1) / 2.0
+    return np.where(a >= c, (u + 1) * c, below + (u - m) * c)
+
+
+@register("bpref", citation="Buckley & Voorhees, 'Retrieval evaluation with incomplete "
+          "information', SIGIR 2004 (trec_eval's form); tie-aware form derived here.",
+          undefined=UNDEF_R0 + " trec_eval reports 0 there.")
+def bpref(prep: Prepared, level: float) -> np.ndarray:
+    """Binary preference: (1/R) Σ_{relevant retrieved d} (1 − min(N_d, R) / min(R, N)),
+    N_d the judged non-relevant documents ranked above d, N those in the qrels
+    (trec_eval ``bpref``; unjudged documents and negative grades are skipped, as there).
+
+    Tie-aware: for a relevant document in a group holding u judged non-relevant ones,
+    the number of those ranked above it is uniform on 0..u (its place among them is), so
+    its expected term is 1 − (1/(u + 1)) Σ_{y=0}^{u} min(A + y, R) / min(R, N), A the judged
+    non-relevant documents of earlier groups.
+
+    >>> from trunc_accessor.single import bpref
+    >>> bpref([1, 0, 1], qrels_grades=[1, 0, 1, 0])  # (1 + (1 − 1/2)) / 2
+    0.75
+    """
+    rel = prep.relevant(level)
+    with np.errstate(invalid="ignore"):
+        nonrel = ((prep.grade >= 0) & (prep.grade < level)).astype(np.float64)
+        q_nonrel = ((prep.q_grades >= 0) & (prep.q_grades < level)).astype(np.float64)
+    R = prep.num_relevant(level)
+    N = prep.qid_sum(q_nonrel)
+    r_g = prep.group_sum(rel)
+    u_g = prep.group_sum(nonrel)
+    a_g = prep.before_group(u_g)
+    c = np.minimum(R, N)[prep.g_seg]
+    cap = R[prep.g_seg]
+    mean_min = _sum_min(a_g, u_g, cap) / (u_g + 1)
+    term = np.where(c > 0, 1.0 - mean_min / np.where(c > 0, c, 1), 1.0)
+    total = np.bincount(prep.g_seg, weights=r_g * term, minlength=prep.n_segments)
+    return _safe_div(total, R)
+
+
+RBP_GRADED = Param("graded", False, check_bool,
+                   "False: binary gain (grade ≥ relevance_level); True: gain = grade / max_grade")
+MAX_GRADE = Param("max_grade", None, check_positive_or_none,
+                  "the top of the grade scale for graded=True; default: the largest grade in the qrels")
+RBP_CITE = ("Moffat & Zobel, 'Rank-biased precision for measurement of retrieval "
+            "effectiveness', ACM TOIS 27(1), 2008; tie-aware by group-mean gains (SPEC §10).")
+
+
+def rbp_gain(prep: Prepared, level: float, graded: bool, max_grade) -> np.ndarray:
+    if not graded:
+        return prep.relevant(level)
+    top = max_grade if max_grade is not None else prep.max_grade
+    return prep.gain() / top if top > 0 else np.zeros_like(prep.gain())
+
+
+@register("rbp", params=(P, RBP_GRADED, MAX_GRADE), citation=RBP_CITE,
+          undefined="Never undefined: 0 for an empty ranking and when R = 0.")
+def rbp(prep: Prepared, level: float, p=0.8, graded=False, max_grade=None) -> np.ndarray:
+    """Rank-biased precision, (1 − p) Σ_j gain_j · p^(j−1).
+
+    Binary gain by default; ``graded=True``: grade / max_grade (SPEC §3). trec_eval's
+    ``rbp`` uses p = 0.9 and, for graded qrels, min–max-normalised grades. The weight of
+    what is not known is :func:`rbp_residual`.
+
+    >>> from trunc_accessor.single import rbp
+    >>> rbp([1, 0, 1], p=0.5)  # 0.5 · (1 + 0.25)
+    0.625
+    """
+    gain = prep.group_mean(rbp_gain(prep, level, graded, max_grade))
+    return (1.0 - p) * prep.seg_sum(gain * np.power(p, prep.pos - 1.0))
+
+
+@register("rbp_residual", params=(P,), aliases=("rbp_resid",), citation=RBP_CITE,
+          undefined="Never undefined: 1 for an empty ranking.")
+def rbp_residual(prep: Prepared, level: float, p=0.8) -> np.ndarray:
+    """RBP residual: the largest amount RBP could still rise, p^n + (1 − p) Σ_{unjudged j}
+    p^(j−1), i.e. the weight of the unjudged documents (not in the qrels, or a negative
+    grade: "judged, unknown") and of the unseen tail beyond rank n (Moffat & Zobel §4).
+
+    trec_eval's ``rbp_resid`` uses p = 0.9 and reports 0 for a ranking without unjudged
+    documents (the tail p^n is then left out); we always include it. Tie-aware by the
+    group-mean of the unjudged indicator.
+
+    >>> from trunc_accessor.single import rbp_residual
+    >>> rbp_residual([1, None, 0], p=0.5)  # 0.5^3 + 0.5 · 0.5
+    0.375
+    """
+    unjudged = (np.isnan(prep.grade) | (prep.grade < 0)).astype(np.float64)
+    w = prep.seg_sum(prep.group_mean(unjudged) * np.power(p, prep.pos - 1.0))
+    return np.power(p, prep.length.astype(np.float64)) + (1.0 - p) * w

@@ -1,0 +1,274 @@
+"""Preparation: done once per call and shared by every metric of an ``evaluate``.
+
+From canonical Polars frames (see :mod:`trunc_accessor.frames`) this builds flat NumPy
+arrays over *segments* (one segment = one ranking = one (by…, qid)), in ranking order:
+
+* which queries are scored (SPEC §4): every qrels qid plus ``queries=``; run-only qids
+  are dropped with one warning; a scored qid a system did not answer is an empty segment;
+* the order of each ranking and its tie groups (SPEC §2): ``ties="average"`` groups
+  adjacent equal scores, ``"first"`` and ``"trec_eval"`` make every position its own group,
+  so plain and tie-aware metrics run through the same kernels;
+* each retrieved document's grade, and the judged grades of each qid (for R, ideal gains,
+  and bpref's judged non-relevant count).
+
+Kernels never see a frame: they read a :class:`Prepared`.
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import polars as pl
+
+TIES = ("average", "first", "trec_eval")
+
+
+def check_ties(ties: str) -> str:
+    if ties not in TIES:
+        raise ValueError(f"ties= must be one of {TIES}, not {ties!r}")
+    return ties
+
+
+@dataclass(eq=False)
+class Prepared:
+    """Segment arrays for a set of rankings (see module docstring).
+
+    Row arrays (length N, ranking order, segments contiguous):
+      ``seg`` segment index, ``pos`` 1-based position, ``grade`` the judged grade
+      (NaN for an unjudged document, negative grades kept as given),
+      ``gid`` tie-group index.
+    Group arrays (length G): ``g_seg``, ``g_start`` (positions before the group in its
+    ranking, t_i of McSherry & Najork), ``g_size``.
+    Segment arrays (length Q): ``offsets`` (Q+1), ``seg_q`` index of the segment's qid.
+    Qid arrays: ``q_offsets`` (n_qids+1) into ``q_grades``, the judged grades of each qid.
+    """
+
+    keys: pl.DataFrame
+    offsets: np.ndarray
+    seg_q: np.ndarray
+    seg: np.ndarray
+    pos: np.ndarray
+    grade: np.ndarray
+    gid: np.ndarray
+    g_seg: np.ndarray
+    g_start: np.ndarray
+    g_size: np.ndarray
+    q_offsets: np.ndarray
+    q_grades: np.ndarray
+    max_grade: float
+    ties: str
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def n_segments(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def n_groups(self) -> int:
+        return len(self.g_size)
+
+    @cached_property
+    def length(self) -> np.ndarray:
+        """n, the number of retrieved documents of each ranking."""
+        return np.diff(self.offsets)
+
+    @cached_property
+    def singleton_groups(self) -> bool:
+        return self.n_groups == len(self.pos)
+
+    @cached_property
+    def q_seg(self) -> np.ndarray:
+        """For each judged row (q_grades), the index of its qid."""
+        return np.repeat(np.arange(len(self.q_offsets) - 1), np.diff(self.q_offsets))
+
+    # ------------------------------------------------------------------ reductions
+    def seg_sum(self, values: np.ndarray) -> np.ndarray:
+        """Sum of a row array over each segment (0 for an empty ranking)."""
+        return np.bincount(self.seg, weights=values, minlength=self.n_segments)
+
+    def group_sum(self, values: np.ndarray) -> np.ndarray:
+        return np.bincount(self.gid, weights=values, minlength=self.n_groups)
+
+    def group_mean(self, values: np.ndarray) -> np.ndarray:
+        """Each row's value replaced by the mean over its tie group (McSherry & Najork:
+        the expected value at a position of a tied group under a uniform order)."""
+        if self.singleton_groups:
+            return values.astype(np.float64, copy=False)
+        return (self.group_sum(values) / self.g_size)[self.gid]
+
+    def qid_sum(self, values: np.ndarray) -> np.ndarray:
+        """Sum of a judged-row array per qid, broadcast to segments."""
+        per_qid = np.bincount(self.q_seg, weights=values, minlength=len(self.q_offsets) - 1)
+        return per_qid[self.seg_q]
+
+    def before_group(self, per_group: np.ndarray) -> np.ndarray:
+        """For each group, the sum of `per_group` over the earlier groups of its ranking."""
+        c = np.cumsum(per_group) - per_group
+        first = np.searchsorted(self.g_seg, np.arange(self.n_segments))
+        start = np.zeros(self.n_segments, dtype=c.dtype)
+        nonempty = first < self.n_groups
+        start[nonempty] = c[first[nonempty]]
+        return c - start[self.g_seg]
+
+    # ------------------------------------------------------------------ relevance
+    def relevant(self, level: float) -> np.ndarray:
+        """Binary relevance of each retrieved row: grade ≥ level (unjudged: 0)."""
+        key = ("rel", level)
+        if key not in self._cache:
+            with np.errstate(invalid="ignore"):
+                self._cache[key] = (self.grade >= level).astype(np.float64)
+        return self._cache[key]
+
+    def num_relevant(self, level: float) -> np.ndarray:
+        """R of each segment: the number of the qid's judged documents with grade ≥ level."""
+        key = ("R", level)
+        if key not in self._cache:
+            self._cache[key] = self.qid_sum((self.q_grades >= level).astype(np.float64))
+        return self._cache[key]
+
+    def gain(self) -> np.ndarray:
+        """Grade as gain, negative and unjudged as 0 (SPEC §3)."""
+        if "gain" not in self._cache:
+            self._cache["gain"] = np.where(np.isnan(self.grade), 0.0, np.maximum(self.grade, 0.0))
+        return self._cache["gain"]
+
+
+# --------------------------------------------------------------------------- build
+def _positions(seg: np.ndarray, n_segments: int) -> tuple[np.ndarray, np.ndarray]:
+    counts = np.bincount(seg, minlength=n_segments)
+    offsets = np.zeros(n_segments + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    pos = np.arange(len(seg), dtype=np.int64) - offsets[seg] + 1
+    return offsets, pos
+
+
+def _groups(seg: np.ndarray, pos: np.ndarray, score: np.ndarray | None):
+    """Tie groups: maximal runs of equal score inside a ranking (score None: singletons)."""
+    n = len(seg)
+    if score is None or n == 0:
+        gid = np.arange(n, dtype=np.int64)
+        return gid, seg.copy(), pos - 1, np.ones(n, dtype=np.int64)
+    boundary = np.ones(n, dtype=bool)
+    boundary[1:] = (seg[1:] != seg[:-1]) | (score[1:] != score[:-1])
+    gid = np.cumsum(boundary) - 1
+    starts = np.flatnonzero(boundary)
+    g_size = np.diff(np.append(starts, n))
+    return gid, seg[starts], pos[starts] - 1, g_size
+
+
+def build(keys: pl.DataFrame, seg_q: np.ndarray, seg: np.ndarray, grade: np.ndarray,
+          score: np.ndarray | None, q_offsets: np.ndarray, q_grades: np.ndarray,
+          max_grade: float, ties: str) -> Prepared:
+    """Assemble a :class:`Prepared` from rows already in ranking order."""
+    offsets, pos = _positions(seg, len(seg_q))
+    gid, g_seg, g_start, g_size = _groups(seg, pos, score if ties == "average" else None)
+    return Prepared(keys=keys, offsets=offsets, seg_q=seg_q, seg=seg, pos=pos, grade=grade,
+                    gid=gid, g_seg=g_seg, g_start=g_start, g_size=g_size, q_offsets=q_offsets,
+                    q_grades=q_grades, max_grade=max_grade, ties=ties)
+
+
+def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, by=(), queries: pl.Series | None = None,
+            ties: str = "average") -> Prepared:
+    """Prepare canonical frames (``*by, qid, docid, score[, rank]`` and ``qid, docid, rel``)."""
+    check_ties(ties)
+    by = list(by)
+
+    # which qids are scored (SPEC §4)
+    scored = qrels.select("qid")
+    if queries is not None and len(queries):
+        scored = pl.concat([scored, queries.to_frame("qid").cast(scored.schema)])
+    scored = scored.unique().sort("qid").with_row_index("_q")
+    if scored.height == 0:
+        raise ValueError("nothing to score: the qrels are empty and queries= names no qid")
+
+    run = run.join(scored, on="qid", how="left", maintain_order="left")
+    dropped = run.filter(pl.col("_q").is_null())
+    if dropped.height:
+        n_drop = dropped["qid"].n_unique()
+        if dropped.height == run.height:
+            raise ValueError(
+                f"no qid of the run is in the qrels or queries= (run qids such as "
+                f"{dropped['qid'][0]!r}; qrels qids such as {scored['qid'][0]!r}): check "
+                f"that both name the same topics")
+        warnings.warn(
+            f"{n_drop} run qid(s) with no judgments and not in queries= were dropped "
+            f"({dropped.height} rows), e.g. {dropped['qid'][0]!r}", UserWarning, stacklevel=4)
+        run = run.filter(pl.col("_q").is_not_null())
+
+    # segments: every (by…) group present in the run × every scored qid
+    if by:
+        systems = run.select(by).unique().sort(by)
+        if systems.height == 0:
+            systems = run.select(by).clear()
+        segments = systems.join(scored, how="cross")
+    else:
+        segments = scored
+    segments = segments.with_row_index("_seg")
+    run = run.join(segments.select([*by, "qid", "_seg"]), on=[*by, "qid"], how="left",
+                   maintain_order="left")
+
+    # order (SPEC §2)
+    if ties == "trec_eval":
+        order = ["_seg", "score", pl.col("docid").cast(pl.String)]
+        desc = [False, True, True]
+    elif "rank" in run.columns:
+        order, desc = ["_seg", "rank"], [False, False]
+    else:
+        order, desc = ["_seg", "score"], [False, True]
+    run = run.sort(order, descending=desc, maintain_order=True)
+    run = run.join(qrels.select("qid", "docid", "rel"), on=["qid", "docid"], how="left",
+                   maintain_order="left")
+
+    seg = run["_seg"].to_numpy().astype(np.int64, copy=False)
+    grade = run["rel"].fill_null(np.nan).to_numpy().astype(np.float64, copy=False)
+    score = run["score"].to_numpy().astype(np.float64, copy=False)
+
+    q = qrels.join(scored, on="qid", how="inner").sort("_q")
+    q_counts = np.bincount(q["_q"].to_numpy().astype(np.int64), minlength=scored.height)
+    q_offsets = np.zeros(scored.height + 1, dtype=np.int64)
+    np.cumsum(q_counts, out=q_offsets[1:])
+    q_grades = q["rel"].to_numpy().astype(np.float64, copy=False)
+    max_grade = float(qrels["rel"].max()) if qrels.height else 0.0
+
+    keys = segments.select([*by, "qid"])
+    seg_q = segments["_q"].to_numpy().astype(np.int64, copy=False)
+    return build(keys, seg_q, seg, grade, score, q_offsets, q_grades, max_grade, ties)
+
+
+def prepare_single(grades, scores=None, *, qrels_grades=None, R=None, relevance_level=1.0,
+                   ties: str = "average", max_grade=None) -> Prepared:
+    """One ranking given as a list of grades (None/NaN = unjudged), best first.
+
+    ``scores`` (optional, non-increasing) mark ties: equal adjacent scores form a tie group.
+    The query's judged grades are ``qrels_grades`` if given, else the judged grades of the
+    ranking plus, when ``R`` is given, enough documents of grade ``relevance_level`` outside
+    the ranking to make R relevant documents.
+    """
+    check_ties(ties)
+    g = np.array([np.nan if x is None else x for x in grades], dtype=np.float64)
+    if scores is not None:
+        s = np.asarray(scores, dtype=np.float64)
+        if s.shape != g.shape:
+            raise ValueError(f"scores has {len(s)} values for {len(g)} grades")
+        if np.any(np.diff(s) > 0):
+            raise ValueError("scores must be non-increasing: the list is the ranking, best first")
+    else:
+        s = np.arange(len(g), 0, -1, dtype=np.float64)
+    if qrels_grades is not None:
+        judged = np.asarray(qrels_grades, dtype=np.float64)
+    else:
+        judged = g[~np.isnan(g)]
+        if R is not None:
+            have = int(np.sum(judged >= relevance_level))
+            if R < have:
+                raise ValueError(f"R={R} but the ranking already holds {have} relevant documents")
+            judged = np.concatenate([judged, np.full(int(R) - have, float(relevance_level))])
+    n = len(g)
+    keys = pl.DataFrame({"qid": [0]})
+    return build(keys, np.zeros(1, dtype=np.int64), np.zeros(n, dtype=np.int64), g, s,
+                 np.array([0, len(judged)], dtype=np.int64), judged,
+                 float(max_grade if max_grade is not None else (judged.max() if len(judged) else 0.0)),
+                 "first" if ties == "trec_eval" else ties)

@@ -1,0 +1,293 @@
+"""Metric declarations, the ``"ndcg@10"`` string form, and the ``evaluate`` loop.
+
+A metric is declared once (:func:`register`): name, aliases, typed parameters with defaults
+and checks, kernel, citation and docstring. That one declaration gives the accessor method
+(``run.ir.ndcg``), the ``evaluate`` string form (``"ndcg@10"``, ``"rbp(p=0.5)"``), the CLI
+name and the single-ranking function (``trunc_accessor.single.ndcg([3, 0, 2])``).
+
+A :class:`Measure` is a metric with bound parameters; its canonical :attr:`Measure.label`
+(``name[@k][(param=value, …)]``, listing only parameters that differ from their defaults)
+names its output column, and every spelling that means the same thing parses to it.
+"""
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .prepare import Prepared
+
+# --------------------------------------------------------------------------- parameters
+
+
+def check_k(k):
+    """A rank cut-off: None (the whole ranking) or an integer ≥ 1."""
+    if k is None:
+        return None
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer, float)) or k != int(k):
+        raise ValueError(f"k must be a whole number ≥ 1 or None, not {k!r}")
+    if k < 1:
+        raise ValueError(f"k must be ≥ 1 (a cut-off of {k} ranks nothing), not {k!r}")
+    return int(k)
+
+
+def check_p(p):
+    """A persistence probability strictly between 0 and 1."""
+    if isinstance(p, bool) or not isinstance(p, (int, float, np.floating)) or not 0 < p < 1:
+        raise ValueError(f"p must be a number in the open interval (0, 1), not {p!r}")
+    return float(p)
+
+
+def check_bool(b):
+    if not isinstance(b, (bool, np.bool_)):
+        raise ValueError(f"expected True or False, not {b!r}")
+    return bool(b)
+
+
+def check_positive_or_none(x):
+    if x is None:
+        return None
+    if isinstance(x, bool) or not isinstance(x, (int, float, np.number)) or not x > 0:
+        raise ValueError(f"expected a positive number or None, not {x!r}")
+    return float(x)
+
+
+def check_gains(g):
+    """nDCG gains: None (gain = grade), "exponential" (2^g − 1), or a mapping grade → gain."""
+    if g is None or g == "exponential":
+        return g
+    if g == "linear":
+        return None
+    if isinstance(g, Mapping):
+        out = {}
+        for key, value in g.items():
+            try:
+                out[float(key)] = float(value)
+            except (TypeError, ValueError):
+                raise ValueError(f"gains= maps grade {key!r} to {value!r}: both must be numbers") from None
+        return tuple(sorted(out.items()))
+    raise ValueError(f"gains= must be None, 'exponential' or a mapping grade → gain, not {g!r}")
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    default: Any
+    check: Callable[[Any], Any]
+    doc: str
+
+
+K = Param("k", None, check_k, "rank cut-off; None = the whole ranking")
+P = Param("p", 0.8, check_p, "persistence, the probability of going on to the next rank")
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    kernel: Callable[..., np.ndarray]
+    params: tuple[Param, ...]
+    aliases: tuple[str, ...]
+    summary: str
+    citation: str
+    doc: str
+    undefined: str = ""
+
+    def measure(self, **params) -> Measure:
+        known = {p.name: p for p in self.params}
+        for name in params:
+            if name not in known:
+                raise ValueError(
+                    f"{self.name} takes no parameter {name!r}; its parameters are "
+                    f"{[p.name for p in self.params] or 'none'}")
+        bound = {}
+        for p in self.params:
+            value = params.get(p.name, p.default)
+            try:
+                bound[p.name] = p.check(value)
+            except ValueError as e:
+                raise ValueError(f"{self.name}: {p.name}: {e}") from None
+        return Measure(self, tuple(bound.items()))
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A metric with its parameters bound; hashable, equal when the values would be."""
+
+    metric: Metric
+    params: tuple[tuple[str, Any], ...]
+
+    @property
+    def kwargs(self) -> dict:
+        return dict(self.params)
+
+    @property
+    def label(self) -> str:
+        kw = self.kwargs
+        defaults = {p.name: p.check(p.default) for p in self.metric.params}
+        s = self.metric.name
+        if kw.get("k") is not None:
+            s += f"@{kw['k']}"
+        extra = [(n, v) for n, v in self.params if n != "k" and v != defaults[n]]
+        if extra:
+            s += "(" + ",".join(f"{n}={_fmt(v)}" for n, v in extra) + ")"
+        return s
+
+    def __repr__(self) -> str:
+        return f"Measure({self.label})"
+
+    def compute(self, prep: Prepared, relevance_level: float) -> np.ndarray:
+        return self.metric.kernel(prep, relevance_level, **self.kwargs)
+
+
+def _fmt(v) -> str:
+    if isinstance(v, tuple):  # gains mapping
+        return "{" + ",".join(f"{_fmt(a)}:{_fmt(b)}" for a, b in v) + "}"
+    if isinstance(v, float) and v.is_integer() and not isinstance(v, bool):
+        return str(int(v))
+    return str(v)
+
+
+REGISTRY: dict[str, Metric] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(name: str, *, params: tuple[Param, ...] = (), aliases: tuple[str, ...] = (),
+             citation: str = "", undefined: str = ""):
+    """Declare a metric; the decorated function is its kernel and its docstring the doc."""
+
+    def deco(kernel):
+        doc = (kernel.__doc__ or "").strip()
+        metric = Metric(name=name, kernel=kernel, params=params, aliases=aliases,
+                        summary=doc.splitlines()[0] if doc else name, citation=citation,
+                        doc=doc, undefined=undefined)
+        if name in REGISTRY:
+            raise RuntimeError(f"metric {name!r} registered twice")
+        REGISTRY[name] = metric
+        for a in (name, *aliases):
+            _ALIASES[a.lower()] = name
+        return kernel
+
+    return deco
+
+
+def get_metric(name: str) -> Metric:
+    try:
+        return REGISTRY[_ALIASES[name.lower()]]
+    except KeyError:
+        raise ValueError(f"unknown metric {name!r}; known: {sorted(REGISTRY)}") from None
+
+
+_STRING_FORM = re.compile(r"^\s*([A-Za-z_][\w\-]*)\s*(?:@\s*([^\s(]+))?\s*(?:\((.*)\))?\s*$")
+
+
+def parse(spec) -> Measure:
+    """A Measure from ``"ndcg@10"``, ``"rbp(p=0.5)"``, ``("ndcg", {"k": 10})`` or a Measure."""
+    if isinstance(spec, Measure):
+        return spec
+    if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[1], Mapping):
+        return get_metric(spec[0]).measure(**spec[1])
+    if not isinstance(spec, str):
+        raise ValueError(f"a metric is a string like 'ndcg@10' or a (name, params) pair, not {spec!r}")
+    m = _STRING_FORM.match(spec)
+    if not m:
+        raise ValueError(f"cannot parse metric {spec!r}; write e.g. 'ndcg@10' or 'rbp(p=0.5)'")
+    name, at, inner = m.groups()
+    metric = get_metric(name)
+    params: dict[str, Any] = {}
+    if at is not None:
+        try:
+            params["k"] = _literal(at)
+        except ValueError:
+            raise ValueError(f"in {spec!r}: the cut-off after @ must be a number") from None
+    if inner and inner.strip():
+        try:
+            call = ast.parse(f"f({inner})", mode="eval").body
+            assert isinstance(call, ast.Call) and not call.args
+            for kw in call.keywords:
+                params[kw.arg] = ast.literal_eval(kw.value)
+        except (SyntaxError, ValueError, AssertionError):
+            raise ValueError(
+                f"in {spec!r}: parameters are written name=value, e.g. 'rbp(p=0.5)'") from None
+    return metric.measure(**params)
+
+
+def _literal(s: str):
+    try:
+        v = ast.literal_eval(s)
+    except (SyntaxError, ValueError):
+        raise ValueError(s) from None
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        raise ValueError(s)
+    return v
+
+
+def evaluate_prepared(prep: Prepared, measures, relevance_level: float = 1) -> dict[str, np.ndarray]:
+    """Every measure on one preparation: {label: per-segment values}."""
+    level = check_level(relevance_level)
+    out: dict[str, np.ndarray] = {}
+    for m in measures:
+        if m.label in out:
+            continue
+        out[m.label] = np.asarray(m.compute(prep, level), dtype=np.float64)
+    return out
+
+
+def check_level(level) -> float:
+    if isinstance(level, bool) or not isinstance(level, (int, float, np.number)) or not math.isfinite(level):
+        raise ValueError(f"relevance_level must be a number, not {level!r}")
+    return float(level)
+
+
+def parse_all(metrics) -> list[Measure]:
+    if isinstance(metrics, (str, Measure)) or (isinstance(metrics, tuple) and len(metrics) == 2
+                                                and isinstance(metrics[1], Mapping)):
+        metrics = [metrics]
+    measures = [parse(m) for m in metrics]
+    if not measures:
+        raise ValueError("evaluate needs at least one metric")
+    return measures
+
+
+@dataclass
+class _Doc:
+    """Builds the user-facing docstring of a metric's accessor method."""
+
+    metric: Metric
+    extra: list[str] = field(default_factory=list)
+
+    def render(self) -> str:
+        m = self.metric
+        lines = [m.doc, "", "Parameters", "----------", "qrels : DataFrame",
+                 "    Judgments (qid, docid, rel), pandas or Polars."]
+        for p in m.params:
+            lines += [f"{p.name} : default {p.default!r}", f"    {p.doc}"]
+        lines += [
+            "ties : {'average', 'first', 'trec_eval'}, default 'average'",
+            "    'average': exact mean over every order of tied scores (McSherry & Najork 2008);",
+            "    'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order).",
+            "by : str or list of str, optional",
+            "    Key columns holding many systems in one frame; values per (by…, qid).",
+            "queries : iterable, optional",
+            "    Extra qids to score though they have no judgments (R = 0).",
+            "relevance_level : number, default 1",
+            "    A document is relevant when its grade is ≥ this.",
+            "",
+            "Returns",
+            "-------",
+            "pandas: Series indexed by qid (or by…, qid) named after the metric;",
+            "Polars: frame with the key columns and one Float64 column named after the metric.",
+        ]
+        if m.undefined:
+            lines += ["", "Undefined values", "----------------", m.undefined]
+        if m.citation:
+            lines += ["", "References", "----------", m.citation]
+        return "\n".join(lines)
+
+
+def method_doc(metric: Metric) -> str:
+    return _Doc(metric).render()

@@ -1,0 +1,56 @@
+"""Every metric on a single ranking given as a list of grades, best first.
+
+For teaching, for reproducing a paper's table, and for a plain function inside one's own
+groupby-apply. The same kernels as the accessor answer::
+
+    >>> from trunc_accessor.single import ap, ndcg
+    >>> round(ap([1, 0, 1], R=3), 4)
+    0.5556
+    >>> ndcg([0, 1], scores=[1.0, 1.0])  # the two orders, averaged
+    0.8154648767857288
+
+Arguments of every function:
+
+* ``grades``: the grade at each position (``None`` or NaN: unjudged);
+* ``scores``: optional, non-increasing; equal adjacent scores are ties;
+* ``qrels_grades``: every judged grade of the query (retrieved or not); default: the
+  judged grades of the ranking, plus, with ``R=``, enough documents of grade
+  ``relevance_level`` outside it to make R relevant documents;
+* ``ties``, ``relevance_level``, ``max_grade`` and the metric's own parameters, as on the
+  accessor.
+"""
+from __future__ import annotations
+
+import inspect
+
+from . import metrics as _metrics  # noqa: F401  (registers the metrics)
+from .prepare import prepare_single
+from .registry import REGISTRY, Metric, check_level
+
+__all__ = sorted(REGISTRY)
+
+
+def _make(metric: Metric):
+    def fn(grades, *, scores=None, qrels_grades=None, R=None, ties="average",
+           relevance_level=1, **params):
+        level = check_level(relevance_level)
+        measure = metric.measure(**params)
+        prep = prepare_single(grades, scores, qrels_grades=qrels_grades, R=R,
+                              relevance_level=level, ties=ties,
+                              max_grade=params.get("max_grade"))
+        return float(measure.compute(prep, level)[0])
+
+    sig = [inspect.Parameter("grades", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    for name, default in (("scores", None), ("qrels_grades", None), ("R", None),
+                          ("ties", "average"), ("relevance_level", 1)):
+        sig.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default))
+    for p in metric.params:
+        sig.append(inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=p.default))
+    fn.__signature__ = inspect.Signature(sig)
+    fn.__name__ = fn.__qualname__ = metric.name
+    fn.__doc__ = metric.doc
+    return fn
+
+
+for _name, _metric in REGISTRY.items():
+    globals()[_name] = _make(_metric)
