@@ -186,6 +186,8 @@ def rr(prep: Prepared, level: float, k=None) -> np.ndarray:
     if k is not None:
         mask &= prep.pos <= k
     rows = np.flatnonzero(mask)
+    if rows.size == 0:
+        return out
     gi = prep.gid[rows]
     n, r = prep.g_size[gi], r_g[gi].astype(np.int64)
     x = prep.pos[rows] - prep.g_start[gi]

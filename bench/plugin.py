@@ -1,0 +1,192 @@
+"""trunc_accessor entries for the shared peer benchmark (shared/bench/peers.py).
+
+Three entries, each ``func(run_df, qrels_df, metrics, timer) -> DataFrame`` (the
+interface of peers.py's ``--plugin FILE.py:FUNC[=label]``):
+
+  pandas_trec_eval    run.ir.evaluate(qrels, ..., ties="trec_eval") on pandas frames
+  polars_trec_eval    the same on Polars DataFrames (``input = "polars"``)
+  pandas_tie_aware    pandas frames, the library's default ties="average" (exact
+                      tie-aware mean, McSherry & Najork). Its values differ from the peers
+                      on queries whose top ranks hold tied scores *by design*; peers.py only
+                      counts and lists such differences, it does not fail on them.
+
+Canonical metric names of peers.py -> trunc_accessor metric strings:
+
+  ndcg@K -> "ndcg@K"   ndcg -> "ndcg"   ap -> "ap"   ap@K -> "ap@K"   rr -> "rr"
+  p@K -> "precision@K"   rbp_bin@P -> "rbp(p=P)" (binary gain, grade >= 1)
+
+``rbp@P`` (graded RBP with gain = the *raw* grade, ranx's convention) is not offered:
+trunc_accessor's graded RBP uses grade / max_grade, so it is declared unsupported and
+peers.py skips it for these entries.
+
+Phases. trunc_accessor converts inside its own call, so the split is measured by wrapping
+(timing only, behaviour unchanged) the library's internal steps for the duration of the
+call, the way peers.py wraps ranx's and ir_measures' converters:
+
+  convert  trunc_accessor.frames.to_polars   (pandas -> Polars; a column select on Polars)
+  compute  everything else inside .ir.evaluate (validation/casting, join/sort, kernels)
+  output   trunc_accessor.frames.result_{pandas,polars} + renaming the columns to the
+           canonical names (+ Polars -> pandas for the Polars entry)
+
+and the sub-steps of compute are reported as peers.py "details":
+``compute: normalise`` (frames.normalise: dtype casts and input validation),
+``compute: prepare`` (prepare.prepare: qid join, sort, qrels join, segment arrays),
+``compute: kernels`` (registry.evaluate_prepared: the NumPy metric kernels).
+
+Undefined values: trunc_accessor returns NaN for nDCG/AP of a query with no relevant
+judged document (R = 0), trec_eval reports 0. The output phase fills those with 0
+(``trunc_accessor.aggregate(..., undefined="zero")``'s convention) so per-query values
+compare with the peers; the number filled is printed to the entry's log.
+
+Run with (from the project root; see bench/run.sh):
+  python shared/bench/peers.py --data D --out O \
+      --plugin bench/plugin.py:pandas_trec_eval=trunc_accessor[pandas] ...
+"""
+from __future__ import annotations
+
+import contextlib
+import re
+import sys
+import time
+
+_K = re.compile(r"^(ndcg|ap|p)@(\d+)$")
+_RBP_BIN = re.compile(r"^rbp_bin@([0-9]*\.?[0-9]+)$")
+
+
+def to_ours(name: str) -> str | None:
+    """trunc_accessor metric string for a peers.py canonical metric name, or None."""
+    if name in ("ndcg", "ap", "rr"):
+        return name
+    m = _K.match(name)
+    if m:
+        kind, k = m.groups()
+        return f"{'precision' if kind == 'p' else kind}@{int(k)}"
+    m = _RBP_BIN.match(name)
+    if m:
+        return f"rbp(p={float(m.group(1))!r})"     # binary gain is the default
+    return None                                     # rbp@P (raw-grade gain): not offered
+
+
+def supports(name: str) -> bool:
+    return to_ours(name) is not None
+
+
+def _labels(metrics: list[str]) -> dict[str, str]:
+    """{our output column label: canonical name} (the library labels columns by its own
+    canonical label, e.g. "rbp(p=0.8)" -> "rbp")."""
+    import trunc_accessor
+    return {trunc_accessor.parse(to_ours(m)).label: m for m in metrics}
+
+
+@contextlib.contextmanager
+def _phase_split(timer, output_fn_name: str):
+    """Wrap the library's internal steps so their durations land in timer phases/details.
+
+    The time spent in frames.to_polars is moved from "compute" to "convert" and the time in
+    the result builder to "output"; the caller times the whole call as "compute"."""
+    from trunc_accessor import engine, frames
+
+    spent: dict[str, float] = {}
+    targets = [
+        (frames, "to_polars", "convert"),
+        (frames, "normalise", "compute: normalise"),
+        (engine, "prepare", "compute: prepare"),
+        (engine, "evaluate_prepared", "compute: kernels"),
+        (frames, output_fn_name, "output"),
+    ]
+    saved = []
+    for mod, attr, label in targets:
+        orig = getattr(mod, attr)
+
+        def make(orig=orig, label=label):
+            def wrapper(*a, **kw):
+                t0 = time.perf_counter()
+                try:
+                    return orig(*a, **kw)
+                finally:
+                    spent[label] = spent.get(label, 0.0) + time.perf_counter() - t0
+            return wrapper
+
+        setattr(mod, attr, make())
+        saved.append((mod, attr, orig))
+    try:
+        yield spent
+    finally:
+        for mod, attr, orig in reversed(saved):
+            setattr(mod, attr, orig)
+
+
+def _evaluate(run, qrels, metrics, timer, *, ties: str, output_fn_name: str):
+    labels = _labels(metrics)
+    ours = [to_ours(m) for m in metrics]
+    with _phase_split(timer, output_fn_name) as spent:
+        t0 = time.perf_counter()
+        res = run.ir.evaluate(qrels, ours, ties=ties)
+        elapsed = time.perf_counter() - t0
+    moved = spent.get("convert", 0.0) + spent.get("output", 0.0)
+    timer.add("convert", spent.get("convert", 0.0))
+    timer.add("compute", elapsed - moved)
+    timer.add("output", spent.get("output", 0.0))
+    for k in ("compute: normalise", "compute: prepare", "compute: kernels"):
+        timer.detail(k, spent.get(k, 0.0))
+    timer.detail("convert: frames.to_polars", spent.get("convert", 0.0))
+    timer.detail("output: frames.result_*", spent.get("output", 0.0))
+    return res, labels
+
+
+def _finish(out, labels, timer):
+    """Canonical column names; NaN (undefined, R = 0) -> 0 as trec_eval reports."""
+    t0 = time.perf_counter()
+    out = out.rename(columns=labels)[list(labels.values())]
+    n_nan = int(out.isna().to_numpy().sum())
+    if n_nan:
+        out = out.fillna(0.0)
+        print(f"[trunc_accessor plugin] filled {n_nan} undefined (NaN) per-query values with 0 "
+              f"(trec_eval convention)", file=sys.stderr, flush=True)
+    timer.add("output", time.perf_counter() - t0)
+    return out
+
+
+def pandas_trec_eval(run_df, qrels_df, metrics, timer):
+    """trunc_accessor: pandas DataFrame.ir.evaluate(qrels, metrics, ties="trec_eval")"""
+    res, labels = _evaluate(run_df, qrels_df, metrics, timer, ties="trec_eval",
+                            output_fn_name="result_pandas")
+    return _finish(res, labels, timer)
+
+
+def polars_trec_eval(run_df, qrels_df, metrics, timer):
+    """trunc_accessor: Polars DataFrame.ir.evaluate(qrels, metrics, ties="trec_eval"), then to_pandas"""
+    res, labels = _evaluate(run_df, qrels_df, metrics, timer, ties="trec_eval",
+                            output_fn_name="result_polars")
+    with timer.phase("output"):
+        t0 = time.perf_counter()
+        out = res.to_pandas().set_index("qid")
+        timer.detail("output: Polars -> pandas (benchmark harness)", time.perf_counter() - t0)
+    return _finish(out, labels, timer)
+
+
+def pandas_tie_aware(run_df, qrels_df, metrics, timer):
+    """trunc_accessor: pandas DataFrame.ir.evaluate(..., ties="average") (exact tie-aware; differs from trec_eval on tied rows by design)"""
+    res, labels = _evaluate(run_df, qrels_df, metrics, timer, ties="average",
+                            output_fn_name="result_pandas")
+    return _finish(res, labels, timer)
+
+
+def _version() -> str:
+    try:
+        import importlib.metadata
+        return importlib.metadata.version("trunc_accessor")
+    except Exception:  # pragma: no cover
+        return "?"
+
+
+for _fn, _input in ((pandas_trec_eval, "pandas"), (polars_trec_eval, "polars"),
+                    (pandas_tie_aware, "pandas")):
+    _fn.input = _input
+    _fn.supports = supports
+    _fn.modules = ("polars", "trunc_accessor")   # imported (and timed) before the data loads
+    _fn.dists = ("trunc_accessor", "polars", "pandas", "pyarrow", "numpy")
+    _fn.version = _version()
+pandas_trec_eval.label = "trunc_accessor[pandas]"
+polars_trec_eval.label = "trunc_accessor[polars]"
+pandas_tie_aware.label = "trunc_accessor[pandas,ties=average]"

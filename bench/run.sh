@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Side-by-side benchmark: trunc_accessor vs pytrec_eval, ranx and ir_measures, using the
+# shared peer benchmark (shared/bench/peers.py + make_data.py). Run from the project root:
+#
+#   bash bench/run.sh              # 1k queries x 1000 docs = 1M run rows (default)
+#   bash bench/run.sh large        # 10k queries x 1000 docs = 10M run rows (~3-6 GiB per entry)
+#   bash bench/run.sh small        # 1k x 100 = 100k rows (smoke test, ~1 min)
+#
+# Environment overrides:
+#   PEERS_DIR   the shared benchmark (default: ../shared/bench beside the project root)
+#   PYTHON      interpreter (default: python3); it needs trunc_accessor and the peers:
+#               pip install -e ".[bench]" cwl-eval
+#   REPEATS     timed repeats per entry (default 3; the report gives the median)
+#   METRICS     canonical metric names (default ndcg@10,ap,rr,p@10,rbp_bin@0.8)
+#   ENTRIES     peer entries (default pytrec_eval,ranx,ir_measures.iter_calc plus the
+#               "floor: polars sort+join" reference floor)
+#
+# Data goes to bench-data/<size>/, results to bench-results/<size>/ (both gitignored):
+# results.md (tables), results.json, per-entry logs and per-query Parquet files.
+set -euo pipefail
+
+SIZE="${1:-medium}"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+PEERS_DIR="${PEERS_DIR:-$ROOT/../shared/bench}"
+PYTHON="${PYTHON:-python3}"
+REPEATS="${REPEATS:-3}"
+METRICS="${METRICS:-ndcg@10,ap,rr,p@10,rbp_bin@0.8}"
+ENTRIES="${ENTRIES:-pytrec_eval,ranx,ir_measures.iter_calc,floor: polars sort+join}"
+
+if [[ ! -f "$PEERS_DIR/peers.py" || ! -f "$PEERS_DIR/make_data.py" ]]; then
+    echo "error: peer benchmark not found in $PEERS_DIR (set PEERS_DIR)" >&2
+    exit 2
+fi
+
+case "$SIZE" in
+    small)  GEN=(--scale small) ;;                                              # 100k rows
+    medium) GEN=(--queries 1000 --depth 1000 --rels-per-query 100) ;;           # 1M rows
+    large)  GEN=(--scale large) ;;                                              # 10M rows
+    *) echo "usage: bash bench/run.sh [small|medium|large]" >&2; exit 2 ;;
+esac
+
+DATA="bench-data/$SIZE"
+OUT="bench-results/$SIZE"
+
+# dependencies: the library and the three peers (cwl-eval gives ir_measures binary RBP)
+"$PYTHON" - <<'EOF'
+import importlib.util, sys
+missing = [m for m in ("trunc_accessor", "pytrec_eval", "ranx", "ir_measures", "cwl_eval")
+           if importlib.util.find_spec(m) is None]
+if missing:
+    sys.exit(f"missing modules {missing}: pip install -e '.[bench]' cwl-eval")
+EOF
+
+if [[ -f "$DATA/run.parquet" && -f "$DATA/qrels.parquet" && -f "$DATA/meta.json" ]]; then
+    echo "[data] reusing $DATA (delete it to regenerate)"
+else
+    echo "[data] generating $DATA: ${GEN[*]}"
+    "$PYTHON" "$PEERS_DIR/make_data.py" "${GEN[@]}" --out "$DATA" > /dev/null
+fi
+
+PLUGIN="$ROOT/bench/plugin.py"
+echo "[bench] $SIZE: entries '$ENTRIES' + trunc_accessor; metrics $METRICS; repeats $REPEATS"
+"$PYTHON" "$PEERS_DIR/peers.py" --data "$DATA" --out "$OUT" \
+    --entries "$ENTRIES" --metrics "$METRICS" --repeats "$REPEATS" \
+    --plugin "$PLUGIN:pandas_trec_eval" \
+    --plugin "$PLUGIN:polars_trec_eval" \
+    --plugin "$PLUGIN:pandas_tie_aware"
+echo "[bench] results: $OUT/results.md"

@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("TRUNC_ACCESSOR_SHARED", ROOT.parent / "shared"))
+DATA = SHARED / "data"
+
+
+def need(path: Path) -> Path:
+    if not path.exists():
+        pytest.fail(f"reference data missing: {path} (shared/ must sit beside the project)")
+    return path
+
+
+def read_trec_eval_output(path: Path) -> dict[tuple[str, str], float]:
+    """trec_eval -q output: {(measure, qid): value}; 'all' rows and non-numbers skipped."""
+    out = {}
+    for line in need(path).read_text().splitlines():
+        parts = line.split()
+        if len(parts) != 3 or parts[1] == "all":
+            continue
+        try:
+            out[(parts[0], parts[1])] = float(parts[2])
+        except ValueError:
+            pass
+    return out
+
+
+def pytrec_dicts(run_path: Path, qrels_path: Path):
+    """run and qrels as pytrec_eval's dict-of-dicts, parsed here, not by the library."""
+    run, qrels = {}, {}
+    for line in need(run_path).read_text().splitlines():
+        p = line.split()
+        if len(p) >= 5:
+            run.setdefault(p[0], {})[p[2]] = float(p[4])
+    for line in need(qrels_path).read_text().splitlines():
+        p = line.split()
+        if len(p) >= 4 and not p[0].startswith("#"):
+            qrels.setdefault(p[0], {})[p[2]] = int(p[3])
+    return run, qrels
