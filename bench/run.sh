@@ -46,10 +46,13 @@ OUT="bench-results/$SIZE"
 # dependencies: the library and the three peers (cwl-eval gives ir_measures binary RBP)
 "$PYTHON" - <<'EOF'
 import importlib.util, sys
-missing = [m for m in ("trunc_accessor", "pytrec_eval", "ranx", "ir_measures", "cwl_eval")
+missing = [m for m in ("trunc_accessor", "pytrec_eval", "ranx", "ir_measures")
            if importlib.util.find_spec(m) is None]
 if missing:
     sys.exit(f"missing modules {missing}: pip install -e '.[bench]' cwl-eval")
+if importlib.util.find_spec("cwl") is None:
+    print("warning: cwl-eval is not installed, so ir_measures skips rbp_bin and no peer "
+          "checks our RBP: pip install cwl-eval", file=sys.stderr)
 EOF
 
 if [[ -f "$DATA/run.parquet" && -f "$DATA/qrels.parquet" && -f "$DATA/meta.json" ]]; then

@@ -205,14 +205,21 @@ def parse(spec) -> Measure:
         except ValueError:
             raise ValueError(f"in {spec!r}: the cut-off after @ must be a number") from None
     if inner and inner.strip():
+        bad = ValueError(f"in {spec!r}: parameters are written name=value, e.g. 'rbp(p=0.5)'")
         try:
             call = ast.parse(f"f({inner})", mode="eval").body
-            assert isinstance(call, ast.Call) and not call.args
-            for kw in call.keywords:
+        except SyntaxError:
+            raise bad from None
+        if not isinstance(call, ast.Call) or call.args or any(kw.arg is None for kw in call.keywords):
+            raise bad
+        for kw in call.keywords:
+            if isinstance(kw.value, ast.Name):  # a bare word: gains=exponential
+                params[kw.arg] = kw.value.id
+                continue
+            try:
                 params[kw.arg] = ast.literal_eval(kw.value)
-        except (SyntaxError, ValueError, AssertionError):
-            raise ValueError(
-                f"in {spec!r}: parameters are written name=value, e.g. 'rbp(p=0.5)'") from None
+            except ValueError:
+                raise bad from None
     return metric.measure(**params)
 
 

@@ -255,7 +255,7 @@ def dcg(prep: Prepared, level: float, k=None, gains=None) -> np.ndarray:
 
     >>> from trunc_accessor.single import dcg
     >>> round(dcg([3, 2, 0, 1]), 4)
-    4.6928
+    4.6925
     """
     return dcg_values(prep, k, gains)
 
