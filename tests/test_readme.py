@@ -1,0 +1,25 @@
+"""The README stays in step with the code: its metric table names every metric with its
+parameters, and its two set-up commands are the ones .ci/run and the example use."""
+from __future__ import annotations
+
+import re
+
+from trunc_accessor.registry import REGISTRY
+
+from .conftest import ROOT
+
+
+def test_metric_table_lists_every_metric_and_parameter():
+    readme = (ROOT / "README.md").read_text()
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"^\| `(\w+)`.*$", readme, re.M)}
+    assert set(rows) == set(REGISTRY)
+    for name, metric in REGISTRY.items():
+        for p in metric.params:
+            assert f"`{p.name}={p.default!r}`" in rows[name], (name, p.name)
+
+
+def test_ci_runs_the_readme_test_command():
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()[-1]
+    assert ci in readme
+    assert "python examples/quickstart.py" in readme and (ROOT / "examples" / "quickstart.py").exists()
