@@ -184,6 +184,8 @@ def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, by=(), queries: pl.Series
     if scored.height == 0:
         raise ValueError("nothing to score: the qrels are empty and queries= names no qid")
 
+    # every (by…) group of the run, even one that answered only unjudged qids
+    systems = run.select(by).unique().sort(by) if by else None
     run = run.join(scored, on="qid", how="left", maintain_order="left")
     dropped = run.filter(pl.col("_q").is_null())
     if dropped.height:
@@ -200,9 +202,6 @@ def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, by=(), queries: pl.Series
 
     # segments: every (by…) group present in the run × every scored qid
     if by:
-        systems = run.select(by).unique().sort(by)
-        if systems.height == 0:
-            systems = run.select(by).clear()
         segments = systems.join(scored, how="cross")
     else:
         segments = scored

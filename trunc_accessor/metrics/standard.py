@@ -75,7 +75,7 @@ def recall(prep: Prepared, level: float, k=None) -> np.ndarray:
     return _safe_div(relevant_retrieved(prep, level, k), prep.num_relevant(level))
 
 
-@register("f1", params=(K,), aliases=("f", "f_measure_at"), citation=MCSHERRY + ", §2.3.",
+@register("f1", params=(K,), citation=MCSHERRY + ", §2.3.",
           undefined="With k=None: NaN/null when the ranking is empty and R = 0 (0/0). "
                     "R = 0 otherwise gives 0.")
 def f1(prep: Prepared, level: float, k=None) -> np.ndarray:
