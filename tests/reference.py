@@ -132,7 +132,7 @@ def tie_orders(grades, scores):
 
 def brute_force_mean(fn, grades, scores, judged, level, **params):
     values = [fn(list(o), judged, level, **params) for o in tie_orders(grades, scores)]
-    if any(v != v for v in values):  # NaN: undefined for every order
-        assert all(v != v for v in values)
+    if any(math.isnan(v) for v in values):  # undefined for every order
+        assert all(math.isnan(v) for v in values)
         return NAN
     return sum(values) / len(values)

@@ -11,7 +11,7 @@ from .conftest import ROOT
 
 def test_metric_table_lists_every_metric_and_parameter():
     readme = (ROOT / "README.md").read_text()
-    rows = {m.group(1): m.group(0) for m in re.finditer(r"^\| `(\w+)`.*$", readme, re.M)}
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"^\| `(\w+)`.*$", readme, re.MULTILINE)}
     assert set(rows) == set(REGISTRY)
     for name, metric in REGISTRY.items():
         for p in metric.params:

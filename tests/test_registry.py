@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 import trunc_accessor as ta
-import trunc_accessor.single as single
+from trunc_accessor import single
 from trunc_accessor.cli import main
 from trunc_accessor.registry import REGISTRY
 

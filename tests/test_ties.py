@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import trunc_accessor as ta
-import trunc_accessor.single as single
+from trunc_accessor import single
 
 from . import reference as ref
 from .conftest import DATA, need

@@ -27,8 +27,6 @@ from . import metrics as _metrics  # noqa: F401  (registers the metrics)
 from .prepare import prepare_single
 from .registry import REGISTRY, Metric, check_level
 
-__all__ = sorted(REGISTRY)
-
 
 def _make(metric: Metric):
     def fn(grades, *, scores=None, qrels_grades=None, R=None, ties="average",
@@ -54,3 +52,5 @@ def _make(metric: Metric):
 
 for _name, _metric in REGISTRY.items():
     globals()[_name] = _make(_metric)
+
+__all__ = list(REGISTRY)
