@@ -1,2 +1,2 @@
 """Metric kernels by family. Importing this package registers every metric."""
-from . import standard  # noqa: F401  (registers the standard metrics)
+from . import cascade, information, standard, terminal, utility  # noqa: F401  (each registers its metrics)

@@ -141,17 +141,30 @@ def ap(prep: Prepared, level: float, k=None) -> np.ndarray:
     >>> round(ap([1, 0, 1, 0], R=3), 4)  # (1/1 + 2/3) / 3
     0.5556
     """
-    rel = prep.relevant(level)
-    r_g = prep.group_sum(rel)
-    n_g = prep.g_size
-    before = prep.before_group(r_g)
+    num = precision_sum(prep, prep.relevant(level), k)
+    return _safe_div(num, prep.num_relevant(level))
+
+
+def precision_sum(prep: Prepared, gains: np.ndarray, k=None) -> np.ndarray:
+    """Σ_{j≤k} g_j · (Σ_{l≤j} g_l) / j, AP's numerator, as its mean over tie orders.
+
+    For position j of a tie group with m documents, t positions before it, gains summing to
+    G (Σg² = S2) and B gain in earlier groups, a uniform order gives
+    E[g_j] = G/m, E[g_j²] = S2/m and E[g_j g_l] = (G² − S2)/(m(m − 1)) for l ≠ j, so the term
+    is (B·G/m + (j − t − 1)(G² − S2)/(m(m − 1)) + S2/m) / j. With binary gains this is
+    McSherry & Najork's §2.4 form (G = S2 = r_i)."""
+    g_sum = prep.group_sum(gains)
+    g_sq = prep.group_sum(gains * gains)
+    before = prep.before_group(g_sum)
     gi = prep.gid
     j = prep.pos.astype(np.float64)
-    ri, ni, ti = r_g[gi], n_g[gi].astype(np.float64), prep.g_start[gi]
+    G, S2 = g_sum[gi], g_sq[gi]
+    m = prep.g_size[gi].astype(np.float64)
+    t = prep.g_start[gi]
     with np.errstate(invalid="ignore", divide="ignore"):
-        inside = np.where(ni > 1, (j - ti - 1) * (ri - 1) / np.maximum(ni - 1, 1), 0.0)
-    term = (ri / ni) * (before[gi] + inside + 1.0) / j
-    return _safe_div(prep.seg_sum(term * _in_cut(prep, k)), prep.num_relevant(level))
+        pairs = np.where(m > 1, (j - t - 1) * (G * G - S2) / (m * np.maximum(m - 1, 1)), 0.0)
+    term = (before[gi] * G / m + pairs + S2 / m) / j
+    return prep.seg_sum(term * _in_cut(prep, k))
 
 
 @register("rr", params=(K,), aliases=("mrr", "recip_rank", "reciprocal_rank"),

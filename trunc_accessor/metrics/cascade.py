@@ -1,0 +1,1 @@
+"""Cascade metrics: ERR, ERR', RBU, ERRU (filled in by the cascade work)."""

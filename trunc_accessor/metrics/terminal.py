@@ -1,0 +1,177 @@
+"""Terminal-document metrics: RR', RBP', NDCG', AP' (Liu, Moffat, Baldwin & Zhang,
+'Quit while ahead: evaluating truncated rankings', SIGIR 2016).
+
+A ranking of length n is extended by a terminal document at position n + 1 whose gain is
+
+    r_t = 1 if R = 0, else (Σ_{i≤n} r_i) / R                         (Liu eq. 1)
+
+R being the query's total gain pool (SPEC §3, §6). The length of the ranking is the system's
+decision, so these metrics are defined for every ranking, the empty one and nil-answer
+queries (R = 0) included. ``depth=D``: a ranking with n ≥ D reached the maximum length
+allowed and is scored by the unmodified metric (Liu Table 2, third row); for R = 0 that
+unmodified value is taken as 0 (nothing relevant could be found, and the system did not
+decline to answer), so the family stays defined everywhere.
+
+Ties: r_t does not depend on the order, so each metric is its tie-aware standard part plus
+an order-free terminal term (SPEC §10).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..prepare import Prepared
+from ..registry import P, Param, check_k, register
+from .standard import (
+    MAX_GRADE,
+    RBP_GRADED,
+    _discount,
+    dcg_values,
+    precision_sum,
+    rr,
+)
+
+LIU = ("Liu, Moffat, Baldwin & Zhang, 'Quit while ahead: evaluating truncated rankings', "
+       "SIGIR 2016")
+DEFINED = ("Never undefined: defined for the empty ranking and for nil-answer queries (R = 0), "
+           "where r_t = 1 rewards answering nothing.")
+DEPTH = Param("depth", None, check_k,
+              "maximum ranking length allowed: a ranking with n ≥ depth is not truncated and "
+              "is scored by the unmodified metric (Liu Table 2); None: every ranking is truncated")
+
+
+def _scale(prep: Prepared, max_grade):
+    return max_grade if max_grade is not None else prep.max_grade
+
+
+def judged_gains(prep: Prepared, level: float, graded: bool, max_grade) -> np.ndarray:
+    """Gain of each judged document of each qid (aligned with ``prep.q_grades``)."""
+    if not graded:
+        return (prep.q_grades >= level).astype(np.float64)
+    top = _scale(prep, max_grade)
+    return np.maximum(prep.q_grades, 0.0) / top if top > 0 else np.zeros(len(prep.q_grades))
+
+
+def gains_and_pool(prep: Prepared, level: float, graded: bool = False, max_grade=None):
+    """Per-row gains r_i and per-ranking total gain pool R (SPEC §3): binary (grade ≥ level)
+    by default; ``graded``: grade / max_grade (default: the largest grade in the qrels)."""
+    if not graded:
+        return prep.relevant(level), prep.num_relevant(level)
+    top = _scale(prep, max_grade)
+    rows = prep.gain() / top if top > 0 else np.zeros(len(prep.pos))
+    return rows, prep.qid_sum(judged_gains(prep, level, graded, max_grade))
+
+
+def terminal_gain(gain_retrieved: np.ndarray, pool: np.ndarray) -> np.ndarray:
+    """r_t of Liu eq. (1) from the gain retrieved and the gain pool of each ranking."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(pool > 0, gain_retrieved / np.where(pool > 0, pool, 1.0), 1.0)
+
+
+def not_truncated(prep: Prepared, depth) -> np.ndarray:
+    """Rankings that reached ``depth`` (Liu Table 2, third row)."""
+    if depth is None:
+        return np.zeros(prep.n_segments, dtype=bool)
+    return prep.length >= depth
+
+
+@register("rr_prime", params=(DEPTH,), aliases=("rr'",), citation=LIU + ", §2.",
+          undefined=DEFINED)
+def rr_prime(prep: Prepared, level: float, depth=None) -> np.ndarray:
+    """RR': reciprocal rank of the ranking extended by the terminal document.
+
+    If a relevant document is retrieved, RR' = RR; otherwise the terminal document at rank
+    n + 1 has gain r_t (1 if R = 0, else 0), so RR' = r_t / (n + 1). Binary relevance.
+    Liu Table 1: "00" with R = 0 gives 1/3.
+
+    >>> from trunc_accessor.single import rr_prime
+    >>> round(rr_prime([0, 0], R=0), 3), rr_prime([0, 1, 1], R=3)
+    (0.333, 0.5)
+    """
+    rel = prep.relevant(level)
+    hit = prep.seg_sum(rel) > 0
+    r_t = terminal_gain(np.zeros(prep.n_segments), prep.num_relevant(level))
+    tail = np.where(hit | not_truncated(prep, depth), 0.0, r_t / (prep.length + 1.0))
+    return rr(prep, level) + tail
+
+
+@register("rbp_prime", params=(P, RBP_GRADED, MAX_GRADE, DEPTH), aliases=("rbp'",),
+          citation=LIU + ", eq. (2).", undefined=DEFINED)
+def rbp_prime(prep: Prepared, level: float, p=0.8, graded=False, max_grade=None,
+              depth=None) -> np.ndarray:
+    """RBP' = (1 − p) Σ_{i≤n} r_i p^(i−1) + r_t p^n (Liu eq. 2): the unseen tail beyond the
+    ranking is filled with the terminal gain r_t.
+
+    >>> from trunc_accessor.single import rbp_prime
+    >>> round(rbp_prime([1, 1], R=3, p=0.5), 3)  # Liu Table 1
+    0.917
+    """
+    g, pool = gains_and_pool(prep, level, graded, max_grade)
+    head = (1.0 - p) * prep.seg_sum(prep.group_mean(g) * np.power(p, prep.pos - 1.0))
+    r_t = terminal_gain(prep.seg_sum(g), pool)
+    tail = r_t * np.power(p, prep.length.astype(np.float64))
+    return head + np.where(not_truncated(prep, depth), 0.0, tail)
+
+
+def _ideal_with_terminal(prep: Prepared, q_gain: np.ndarray, extra: bool) -> np.ndarray:
+    """Ideal DCG over n (+1) positions: the qid's gains sorted descending; with ``extra``
+    the (n+1)-th ideal position holds the next gain, or 1.0 if the gains ran out (Liu §2)."""
+    sorted_g = q_gain[np.lexsort((-q_gain, prep.q_seg))]
+    rank = np.arange(len(sorted_g)) - prep.q_offsets[prep.q_seg] + 1
+    cum = np.concatenate([[0.0], np.cumsum(np.where(sorted_g > 0, sorted_g * _discount(rank), 0.0))])
+    q = prep.seg_q
+    n = prep.length + (1 if extra else 0)
+    take = np.minimum(n, prep.q_offsets[q + 1] - prep.q_offsets[q])
+    ideal = cum[prep.q_offsets[q] + take] - cum[prep.q_offsets[q]]
+    if extra:
+        # fewer than n + 1 positive gains: a gain of 1 at the first zero-gain position
+        positive = np.bincount(prep.q_seg, weights=(sorted_g > 0).astype(float),
+                               minlength=len(prep.q_offsets) - 1)[q]
+        ideal = ideal + np.where(positive < n, 1.0 / np.log2(positive + 2.0), 0.0)
+    return ideal
+
+
+@register("ndcg_prime", params=(RBP_GRADED, MAX_GRADE, DEPTH), aliases=("ndcg'",),
+          citation=LIU + ", eq. (3).", undefined=DEFINED)
+def ndcg_prime(prep: Prepared, level: float, graded=False, max_grade=None, depth=None) -> np.ndarray:
+    """NDCG' = (DCG@n + r_t / log2(n + 2)) / ideal DCG over n + 1 positions (Liu eq. 3).
+
+    The ideal ranking holds the query's gains sorted descending, and a gain of 1.0 in the
+    first zero-gain position when there are fewer than n + 1 positive gains. Binary gains by
+    default (Liu's setting); ``graded=True``: grade / max_grade.
+
+    >>> from trunc_accessor.single import ndcg_prime
+    >>> round(ndcg_prime([1, 0, 1], R=3), 3)  # Liu §2 worked example
+    0.698
+    """
+    g, pool = gains_and_pool(prep, level, graded, max_grade)
+    q_gain = judged_gains(prep, level, graded, max_grade)
+    dcg = prep.seg_sum(prep.group_mean(g) * _discount(prep.pos))
+    r_t = terminal_gain(prep.seg_sum(g), pool)
+    full = not_truncated(prep, depth)
+    num = dcg + np.where(full, 0.0, r_t / np.log2(prep.length + 2.0))
+    den = np.where(full, _ideal_with_terminal(prep, q_gain, False),
+                   _ideal_with_terminal(prep, q_gain, True))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
+
+
+@register("ap_prime", params=(RBP_GRADED, MAX_GRADE, DEPTH), aliases=("ap'",),
+          citation=LIU + ", eq. (4).", undefined=DEFINED)
+def ap_prime(prep: Prepared, level: float, graded=False, max_grade=None, depth=None) -> np.ndarray:
+    """AP' = (1/(R + 1)) Σ_{i≤n+1} r_i (Σ_{j≤i} r_j) / i with r_{n+1} = r_t (Liu eq. 4):
+    AP of the ranking extended by the terminal document, against a reference of R relevant
+    documents plus the terminal one.
+
+    >>> from trunc_accessor.single import ap_prime
+    >>> round(ap_prime([1, 1], R=3), 3)  # Liu Table 1
+    0.648
+    """
+    g, pool = gains_and_pool(prep, level, graded, max_grade)
+    head = precision_sum(prep, g)
+    got = prep.seg_sum(g)
+    r_t = terminal_gain(got, pool)
+    n = prep.length.astype(np.float64)
+    truncated = head + r_t * (got + r_t) / (n + 1.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        plain = np.where(pool > 0, head / np.where(pool > 0, pool, 1.0), 0.0)
+    return np.where(not_truncated(prep, depth), plain, truncated / (pool + 1.0))
