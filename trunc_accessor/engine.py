@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from . import frames
-from .prepare import check_ties, prepare
+from . import frames, truncation
+from .prepare import Prepared, check_ties, prepare
 from .registry import Measure, check_level, evaluate_prepared
 
 
@@ -28,16 +28,29 @@ def _eager(frame):
     return frame.collect() if isinstance(frame, pl.LazyFrame) else frame
 
 
+def prepare_call(run, qrels, *, by=None, queries=None, ties="average") -> tuple[Prepared, frames.Columns]:
+    """Validate and prepare a run and qrels (pandas or Polars, eager or lazy) once."""
+    check_ties(ties)
+    cols = columns_of(run, qrels, by)
+    r = _eager(frames.to_polars(run, run_columns(cols)))
+    q = _eager(frames.to_polars(qrels, qrels_columns(cols)))
+    r, q, qs = frames.normalise(r, q, cols, frames.queries_series(queries))
+    return prepare(r, q, by=cols.by, queries=qs, ties=ties), cols
+
+
 def compute(run, qrels, measures: list[Measure], *, by=None, queries=None, ties="average",
             relevance_level=1) -> tuple[pl.DataFrame, dict, frames.Columns]:
     """Per-query values of `measures` for a run and qrels (pandas or Polars, eager or lazy).
 
     Returns (keys, {label: values}, columns): keys holds the by… columns and ``qid``."""
-    check_ties(ties)
     level = check_level(relevance_level)
-    cols = columns_of(run, qrels, by)
-    r = _eager(frames.to_polars(run, run_columns(cols)))
-    q = _eager(frames.to_polars(qrels, qrels_columns(cols)))
-    r, q, qs = frames.normalise(r, q, cols, frames.queries_series(queries))
-    prep = prepare(r, q, by=cols.by, queries=qs, ties=ties)
+    prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties)
     return prep.keys, evaluate_prepared(prep, measures, level), cols
+
+
+def cutoff_curve(run, qrels, measure: Measure, *, max_depth=None, by=None, queries=None,
+                 ties="average", relevance_level=1) -> tuple[pl.DataFrame, frames.Columns]:
+    """The measure at every allowed truncation depth of every ranking (long format)."""
+    level = check_level(relevance_level)
+    prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties)
+    return truncation.curve(prep, measure, level, max_depth), cols

@@ -282,3 +282,75 @@ def result_schema(run_schema: pl.Schema, cols: Columns, kt: KeyTypes, labels: Se
     for label in labels:
         schema[label] = pl.Float64
     return schema
+
+
+# --------------------------------------------------------------------------- truncation inputs
+@dataclass(frozen=True)
+class RunColumns:
+    qid: str
+    docid: str
+    by: tuple[str, ...]
+    has_rank: bool
+
+    @property
+    def needed(self) -> list[str]:
+        return [*self.by, self.qid, self.docid, "score"] + (["rank"] if self.has_rank else [])
+
+
+def resolve_run_columns(run, by=None) -> RunColumns:
+    """The qid/docid/score/rank/by columns of a run on its own (no qrels to match)."""
+    names = _names(run)
+    by = normalise_by(by)
+    cols = RunColumns(qid=_pick("qid", names, None, QID_NAMES, "run", run),
+                      docid=_pick("docid", names, None, DOCID_NAMES, "run", run),
+                      by=by, has_rank="rank" in names)
+    if "score" not in names:
+        raise InputError(f"run has no 'score' column; found {names}")
+    for b in by:
+        if b not in names:
+            raise InputError(f"by= names column {b!r}, which the run does not have; found {names}")
+    return cols
+
+
+def depth_argument(depth, cols: RunColumns, run_schema: pl.Schema):
+    """``truncate``'s k: a whole number ≥ 0, or per-ranking depths as a pandas Series indexed
+    by qid (or by…, qid) or a Polars frame with those key columns and a ``depth`` column
+    (what ``optimal_cutoff`` returns). Returns an int or a Polars frame (keys, __depth)."""
+    keys = [*cols.by, cols.qid]
+    if isinstance(depth, (int, np.integer)) and not isinstance(depth, bool):
+        if depth < 0:
+            raise InputError(f"truncate: k must be ≥ 0, not {depth}")
+        return int(depth)
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover
+        pd = None
+    if pd is not None and isinstance(depth, pd.Series):
+        names = [n for n in depth.index.names]
+        if names != keys:
+            raise InputError(f"truncate: the depths' index must be {keys}, not {names}")
+        frame = pl.from_pandas(depth.rename("depth").reset_index())
+    elif pd is not None and isinstance(depth, pd.DataFrame):
+        frame = pl.from_pandas(depth.reset_index() if depth.index.names != [None] else depth)
+    elif isinstance(depth, pl.LazyFrame):
+        frame = depth.collect()
+    elif isinstance(depth, pl.DataFrame):
+        frame = depth
+    else:
+        raise InputError("truncate: k must be a whole number or per-query depths "
+                         f"(a Series indexed by {keys}, or a frame with {keys} and 'depth'), "
+                         f"not {type(depth).__name__}")
+    missing = [c for c in [*keys, "depth"] if c not in frame.columns]
+    if missing:
+        raise InputError(f"truncate: the per-query depths lack column(s) {missing}")
+    frame = frame.select(
+        [pl.col(k).cast(run_schema[k]) for k in keys]
+        + [pl.col("depth").cast(pl.Float64)])
+    bad = frame.filter(pl.col("depth").is_not_null() & ~pl.col("depth").is_nan()
+                       & ((pl.col("depth") < 0) | (pl.col("depth") != pl.col("depth").round())))
+    if bad.height:
+        raise InputError(f"truncate: depth {bad['depth'][0]} for {bad.row(0, named=True)} is "
+                         "not a whole number ≥ 0")
+    if frame.select(pl.struct(keys).is_duplicated().any()).item():
+        raise InputError(f"truncate: the per-query depths name a ranking twice ({keys})")
+    return frame.select(*keys, pl.col("depth").fill_nan(None).cast(pl.Int64).alias("__depth"))

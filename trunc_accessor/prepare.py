@@ -136,6 +136,40 @@ class Prepared:
         return self._cache["gain"]
 
 
+    # ------------------------------------------------------------------ prefixes
+    def cut_points(self, max_depth=None) -> tuple[np.ndarray, np.ndarray]:
+        """(segment, depth) of every allowed truncation of every ranking: depth 0 and the
+        end of every tie group (with ties="first"/"trec_eval" every position; with
+        ties="average" a system that tied documents cannot stop between them), up to
+        ``max_depth``."""
+        ends = self.g_start + self.g_size
+        keep = ends <= max_depth if max_depth is not None else np.ones(len(ends), dtype=bool)
+        segs = np.concatenate([np.arange(self.n_segments), self.g_seg[keep]])
+        depths = np.concatenate([np.zeros(self.n_segments, dtype=np.int64), ends[keep]])
+        order = np.lexsort((depths, segs))
+        return segs[order], depths[order]
+
+    def prefixes(self, segs: np.ndarray, depths: np.ndarray, keys: pl.DataFrame) -> Prepared:
+        """A Prepared whose rankings are the first ``depths[i]`` positions of ranking
+        ``segs[i]`` (depths at tie-group ends): one kernel call then scores every prefix.
+        Costs Σ depths rows."""
+        lengths = depths.astype(np.int64)
+        new_seg = np.repeat(np.arange(len(segs)), lengths)
+        starts = np.zeros(len(segs) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=starts[1:])
+        within = np.arange(starts[-1]) - starts[new_seg]
+        src = self.offsets[segs][new_seg] + within
+        gid_src = self.gid[src]
+        boundary = np.ones(len(src), dtype=bool)
+        boundary[1:] = (new_seg[1:] != new_seg[:-1]) | (gid_src[1:] != gid_src[:-1])
+        gid = np.cumsum(boundary) - 1
+        first = np.flatnonzero(boundary)
+        return Prepared(keys=keys, offsets=starts, seg_q=self.seg_q[segs], seg=new_seg,
+                        pos=within + 1, grade=self.grade[src], gid=gid, g_seg=new_seg[first],
+                        g_start=within[first], g_size=np.diff(np.append(first, len(src))),
+                        q_offsets=self.q_offsets, q_grades=self.q_grades,
+                        max_grade=self.max_grade, ties=self.ties)
+
 # --------------------------------------------------------------------------- build
 def _positions(seg: np.ndarray, n_segments: int) -> tuple[np.ndarray, np.ndarray]:
     counts = np.bincount(seg, minlength=n_segments)

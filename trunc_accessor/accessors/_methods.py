@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 
 from .. import metrics as _metrics  # noqa: F401  (registers the metrics)
-from ..registry import REGISTRY, Metric, method_doc, parse_all
+from ..registry import REGISTRY, Metric, method_doc, parse, parse_all
 
 _COMMON = (("ties", "average"), ("by", None), ("queries", None), ("relevance_level", 1))
 
@@ -63,8 +63,69 @@ def evaluate(self, qrels, metrics, *, ties="average", by=None, queries=None, rel
                           queries=queries, relevance_level=relevance_level)
 
 
+def _measure(metric, params: dict):
+    m = parse(metric)
+    return m.metric.measure(**{**m.kwargs, **params}) if params else m
+
+
+def truncate(self, k, *, by=None):
+    """Keep the first ``k`` documents of every ranking (SPEC §5: the length of a ranking is
+    the system's decision).
+
+    ``k``: a whole number ≥ 0, or per-ranking depths: a pandas Series indexed by qid (or by…,
+    qid), or a frame with those keys and a ``depth`` column, as ``optimal_cutoff`` returns;
+    rankings it does not name (or whose depth is missing) are kept whole. The order is the
+    ranking's (rank ascending, else score descending, equal values in input order). Returns
+    a frame of the same kind with the same columns and row order (a LazyFrame stays lazy).
+
+    >>> import trunc_accessor as ta
+    >>> run, qrels = ta.load_example()
+    >>> run.ir.truncate(10).groupby("qid").size().tolist()
+    [10, 10, 10]
+    """
+    return self._truncate(depth=k, marker=None, by=by)
+
+
+def truncate_at(self, marker="NIL", *, by=None):
+    """Liu et al. 2016, Table 2: where a ranking holds the document ``marker`` ("no more
+    answers") at rank i, keep a₁…a_{i−1}; a ranking that starts with it becomes empty (and,
+    its qid being judged, is scored as an empty ranking). Rankings without it are unchanged.
+    Pass ``depth=`` to the terminal metrics to tell full-length rankings apart."""
+    return self._truncate(depth=None, marker=marker, by=by)
+
+
+def cutoff_curve(self, qrels, metric, *, max_depth=None, ties="average", by=None, queries=None,
+                 relevance_level=1, **params):
+    """The metric at every cut-off of every ranking: long format (by…, qid, depth, value),
+    depth 0 (the empty ranking) to n, computed in one kernel call over all prefixes.
+
+    With ``ties="average"`` the cut-offs are the ends of tie groups (a system that tied
+    documents cannot stop between them); with "first"/"trec_eval" every position.
+    ``metric``: a string (``"rbp_prime"``, ``"ndcg@10"``) or Measure, and ``**params`` its
+    parameters. The work is Σ depth over cut-offs (quadratic in ranking length):
+    ``max_depth`` bounds it for long rankings."""
+    return self._curve(qrels, _measure(metric, params), optimal=False, max_depth=max_depth,
+                       ties=ties, by=by, queries=queries, relevance_level=relevance_level)
+
+
+def optimal_cutoff(self, qrels, metric, *, max_depth=None, ties="average", by=None,
+                   queries=None, relevance_level=1, **params):
+    """Per ranking, the cut-off depth that maximises the metric and the value there
+    (Amigó, Mizzaro & Spina 2022, §4.2: the oracle truncation); ties between depths go to
+    the shortest. pandas: a DataFrame indexed by qid (or by…, qid) with columns depth and
+    value; Polars: key columns, depth, value. ``run.ir.truncate(best["depth"])`` (pandas) or
+    ``run.ir.truncate(best)`` (Polars) gives the oracle-truncated run. Rankings whose values
+    are all undefined get a missing depth (and are left whole by ``truncate``)."""
+    return self._curve(qrels, _measure(metric, params), optimal=True, max_depth=max_depth,
+                       ties=ties, by=by, queries=queries, relevance_level=relevance_level)
+
+
 def install(cls):
     cls.evaluate = evaluate
+    cls.truncate = truncate
+    cls.truncate_at = truncate_at
+    cls.cutoff_curve = cutoff_curve
+    cls.optimal_cutoff = optimal_cutoff
     for name, metric in REGISTRY.items():
         setattr(cls, name, _metric_method(metric))
     return cls

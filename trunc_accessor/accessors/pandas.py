@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .. import engine, frames
+from .. import engine, frames, truncation
 from ._methods import install
 
 
@@ -24,6 +24,24 @@ class PandasIR:
         keys, values, cols = engine.compute(self._frame, qrels, measures, by=by, queries=queries,
                                             ties=ties, relevance_level=relevance_level)
         return frames.result_pandas(keys, values, cols.run_qid, cols.by, single)
+
+    def _truncate(self, depth, marker, by):
+        cols = frames.resolve_run_columns(self._frame, by)
+        run = frames.to_polars(self._frame, cols.needed).with_row_index("__row")
+        if marker is None:
+            depth = frames.depth_argument(depth, cols, run.schema)
+        kept = truncation.truncate_frame(run, cols, depth, marker)["__row"].to_numpy()
+        return self._frame.iloc[kept]
+
+    def _curve(self, qrels, measure, *, optimal, max_depth, ties, by, queries, relevance_level):
+        curve, cols = engine.cutoff_curve(self._frame, qrels, measure, max_depth=max_depth, by=by,
+                                          queries=queries, ties=ties,
+                                          relevance_level=relevance_level)
+        keys = [*cols.by, cols.run_qid]
+        curve = curve.rename({"qid": cols.run_qid})
+        if optimal:
+            return truncation.optimal(curve, keys).to_pandas().set_index(keys)
+        return curve.to_pandas()
 
 
 install(PandasIR)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from .. import engine, frames
+from .. import engine, frames, truncation
 from ..prepare import check_ties
 from ..registry import check_level
 from ._methods import install
@@ -22,8 +22,25 @@ def _answer(run, qrels, measures, *, ties, by, queries, relevance_level) -> pl.D
     return frames.result_polars(keys, values, cols.run_qid)
 
 
+def _curve(run, qrels, measure, *, optimal, max_depth, ties, by, queries, relevance_level):
+    curve, cols = engine.cutoff_curve(run, qrels, measure, max_depth=max_depth, by=by,
+                                      queries=queries, ties=ties, relevance_level=relevance_level)
+    curve = curve.rename({"qid": cols.run_qid})
+    return truncation.optimal(curve, [*cols.by, cols.run_qid]) if optimal else curve
+
+
+class _Truncate:
+    def _truncate(self, depth, marker, by):
+        cols = frames.resolve_run_columns(self._frame, by)
+        if marker is None:
+            depth = frames.depth_argument(depth, cols, self._frame.collect_schema()
+                                          if isinstance(self._frame, pl.LazyFrame)
+                                          else self._frame.schema)
+        return truncation.truncate_frame(self._frame, cols, depth, marker)
+
+
 @pl.api.register_dataframe_namespace("ir")
-class PolarsIR:
+class PolarsIR(_Truncate):
     """IR evaluation of a long-format Polars run frame (qid, docid, score[, rank])."""
 
     def __init__(self, frame: pl.DataFrame):
@@ -32,23 +49,43 @@ class PolarsIR:
     def _evaluate(self, qrels, measures, *, single, **kw):
         return _answer(self._frame, qrels, measures, **kw)
 
+    def _curve(self, qrels, measure, **kw):
+        return _curve(self._frame, qrels, measure, **kw)
+
 
 @pl.api.register_lazyframe_namespace("ir")
-class LazyPolarsIR:
+class LazyPolarsIR(_Truncate):
     """IR evaluation of a Polars LazyFrame run; returns a LazyFrame (see module doc)."""
 
     def __init__(self, frame: pl.LazyFrame):
         self._frame = frame
 
-    def _evaluate(self, qrels, measures, *, single, ties, by, queries, relevance_level):
-        check_ties(ties)
-        check_level(relevance_level)
+    def _schema(self, qrels, by, queries):
         cols = engine.columns_of(self._frame, qrels, by)
         run_schema = self._frame.collect_schema()
         qrels_schema = (qrels.collect_schema() if isinstance(qrels, pl.LazyFrame)
                         else frames.to_polars(qrels, engine.qrels_columns(cols)).schema)
         frames.check_schema(run_schema, qrels_schema, cols)
         kt = frames.key_types(run_schema, qrels_schema, cols, frames.queries_series(queries))
+        return cols, run_schema, kt
+
+    def _curve(self, qrels, measure, *, optimal, max_depth, ties, by, queries, relevance_level):
+        check_ties(ties)
+        check_level(relevance_level)
+        cols, run_schema, kt = self._schema(qrels, by, queries)
+        schema = frames.result_schema(run_schema, cols, kt, [])
+        schema.update({"depth": pl.Int64, "value": pl.Float64})
+
+        def collect(run: pl.DataFrame) -> pl.DataFrame:
+            return _curve(run, qrels, measure, optimal=optimal, max_depth=max_depth, ties=ties,
+                          by=by, queries=queries, relevance_level=relevance_level)
+
+        return self._frame.select(engine.run_columns(cols)).map_batches(collect, schema=schema)
+
+    def _evaluate(self, qrels, measures, *, single, ties, by, queries, relevance_level):
+        check_ties(ties)
+        check_level(relevance_level)
+        cols, run_schema, kt = self._schema(qrels, by, queries)
         schema = frames.result_schema(run_schema, cols, kt, [m.label for m in measures])
 
         def collect(run: pl.DataFrame) -> pl.DataFrame:
