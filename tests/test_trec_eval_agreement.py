@@ -59,10 +59,10 @@ def _load(name, library):
     return run, qrels, out_path, level, binary
 
 
-def _evaluate(run, qrels, metrics, level):
+def _evaluate(run, qrels, metrics, level, ties="trec_eval"):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # run-only qids dropped (comment test)
-        res = run.ir.evaluate(qrels, metrics, ties="trec_eval", relevance_level=level)
+        res = run.ir.evaluate(qrels, metrics, ties=ties, relevance_level=level)
     if isinstance(res, pl.DataFrame):
         res = res.to_pandas().set_index("qid")
     return res
@@ -140,7 +140,7 @@ def test_per_query_equals_pytrec_eval(name, library):
     run_d, qrels_d = pytrec_dicts(run_path, qrels_path)
     expected = pytrec_eval.RelevanceEvaluator(qrels_d, PYTREC_SET, relevance_level=level).evaluate(run_d)
     run, qrels, *_ = _load(name, library)
-    res = _evaluate(run, qrels, list(PYTREC.values()), level)
+    res = _evaluate(run, qrels, list(PYTREC.values()), level, ties="trec_eval9")
     assert expected
     for qid, values in expected.items():
         for te_name, ours in PYTREC.items():
@@ -169,3 +169,19 @@ def test_average_differs_from_trec_eval_only_on_tied_queries():
     assert np.allclose(avg.drop(index=list(tied_q & set(avg.index))),
                        te.drop(index=list(tied_q & set(te.index))), equal_nan=True)
     assert isinstance(avg, pd.DataFrame)
+
+
+def test_trec_eval9_compares_scores_as_float32_like_pytrec_eval():
+    """Scores distinct in float64 but equal in float32: trec_eval 10 orders them by score,
+    trec_eval 9.0.8 / pytrec_eval tie them and break the tie by docid descending."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    hi, lo = 1.0000000002, 1.0000000001          # one float32 value
+    run = pd.DataFrame({"qid": ["q"] * 3, "docid": ["a", "b", "c"], "score": [hi, lo, 0.5]})
+    qrels = pd.DataFrame({"qid": ["q"], "docid": ["a"], "rel": [1]})
+    expected = pytrec_eval.RelevanceEvaluator(
+        {"q": {"a": 1}}, {"recip_rank", "map"}).evaluate(
+        {"q": dict(zip(run.docid, run.score))})["q"]
+    assert expected["recip_rank"] == 0.5           # b (docid desc) ahead of a
+    assert run.ir.rr(qrels, ties="trec_eval9")["q"] == expected["recip_rank"]
+    assert run.ir.ap(qrels, ties="trec_eval9")["q"] == pytest.approx(expected["map"])
+    assert run.ir.rr(qrels, ties="trec_eval")["q"] == 1.0   # float64: a is strictly higher

@@ -7,7 +7,8 @@ arrays over *segments* (one segment = one ranking = one (by…, qid)), in rankin
   are dropped with one warning; a scored qid a system did not answer is an empty segment;
 * the order of each ranking and its tie groups (SPEC §2): ``ties="average"`` groups
   adjacent equal scores, ``"first"`` and ``"trec_eval"`` make every position its own group,
-  so plain and tie-aware metrics run through the same kernels;
+  so plain and tie-aware metrics run through the same kernels (``"trec_eval9"``: as
+  trec_eval 9.0.8 and pytrec_eval, which compare scores as float32);
 * each retrieved document's grade, and the judged grades of each qid (for R, ideal gains,
   and bpref's judged non-relevant count).
 
@@ -22,7 +23,7 @@ from functools import cached_property
 import numpy as np
 import polars as pl
 
-TIES = ("average", "first", "trec_eval")
+TIES = ("average", "first", "trec_eval", "trec_eval9")
 
 
 def check_ties(ties: str) -> str:
@@ -244,8 +245,10 @@ def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, by=(), queries: pl.Series
                    maintain_order="left")
 
     # order (SPEC §2)
-    if ties == "trec_eval":
-        order = ["_seg", "score", pl.col("docid").cast(pl.String)]
+    if ties in ("trec_eval", "trec_eval9"):
+        # trec_eval ≥ 10 compares scores as float64; 9.0.8 (and pytrec_eval) as float32
+        score = pl.col("score").cast(pl.Float32) if ties == "trec_eval9" else "score"
+        order = ["_seg", score, pl.col("docid").cast(pl.String)]
         desc = [False, True, True]
     elif "rank" in run.columns:
         order, desc = ["_seg", "rank"], [False, False]
@@ -304,4 +307,4 @@ def prepare_single(grades, scores=None, *, qrels_grades=None, R=None, relevance_
     return build(keys, np.zeros(1, dtype=np.int64), np.zeros(n, dtype=np.int64), g, s,
                  np.array([0, len(judged)], dtype=np.int64), judged,
                  float(max_grade if max_grade is not None else (judged.max() if len(judged) else 0.0)),
-                 "first" if ties == "trec_eval" else ties)
+                 "first" if ties.startswith("trec_eval") else ties)

@@ -274,9 +274,10 @@ class _Doc:
         for p in m.params:
             lines += [f"{p.name} : default {p.default!r}", f"    {p.doc}"]
         lines += [
-            "ties : {'average', 'first', 'trec_eval'}, default 'average'",
+            "ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'",
             "    'average': exact mean over every order of tied scores (McSherry & Najork 2008);",
-            "    'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order).",
+            "    'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);",
+            "    'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).",
             "by : str or list of str, optional",
             "    Key columns holding many systems in one frame; values per (by…, qid).",
             "queries : iterable, optional",
