@@ -29,13 +29,16 @@ def curve(prep: Prepared, measure: Measure, level: float, max_depth=None) -> pl.
     return keys.with_columns(pl.Series("value", values, dtype=pl.Float64).fill_nan(None))
 
 
-def optimal(curve_frame: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
+def optimal(curve_frame: pl.DataFrame, keys: Sequence[str], tol: float = 1e-12) -> pl.DataFrame:
     """Per ranking, the depth with the largest value (ties: the shortest) and that value
-    (Amigó et al. §4.2). Undefined values are never optimal; a ranking whose values are all
-    undefined gets null depth and value."""
+    (Amigó et al. §4.2). Values within ``tol`` (relative to the value's scale) of the maximum
+    count as ties, so that rounding noise never prefers a longer ranking. Undefined values
+    are never optimal; a ranking whose values are all undefined gets null depth and value."""
     keys = list(keys)
-    best = (curve_frame.sort([*keys, "value", "depth"], descending=[False] * len(keys) + [True, False],
-                             nulls_last=True, maintain_order=True)
+    top = pl.col("value").max().over(keys)
+    near = pl.col("value") >= top - tol * pl.max_horizontal(pl.lit(1.0), top.abs())
+    best = (curve_frame.filter(near | top.is_null())
+            .sort([*keys, "depth"], maintain_order=True)
             .group_by(keys, maintain_order=True).first())
     return best.with_columns(pl.when(pl.col("value").is_null()).then(None)
                              .otherwise(pl.col("depth")).alias("depth"))
