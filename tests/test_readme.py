@@ -23,3 +23,11 @@ def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()[-1]
     assert ci in readme
     assert "python examples/quickstart.py" in readme and (ROOT / "examples" / "quickstart.py").exists()
+
+
+def test_examples_run():
+    """The README's examples run on the shipped data (as its first command does)."""
+    import runpy
+
+    for name in ("quickstart.py", "truncation.py"):
+        runpy.run_path(str(ROOT / "examples" / name), run_name="__main__")

@@ -25,7 +25,6 @@ from .standard import (
     MAX_GRADE,
     RBP_GRADED,
     _discount,
-    dcg_values,
     precision_sum,
     rr,
 )
