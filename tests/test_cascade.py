@@ -27,6 +27,7 @@ from trunc_accessor import single
 from . import reference as ref
 from . import reference_cascade as rc
 from .conftest import DATA, need
+from .strategies import assert_matches_brute_force, frames_of, random_queries
 
 # --------------------------------------------------------------------------- RBU jar
 RBU_TOY = DATA / "rbu" / "toy"
@@ -218,35 +219,6 @@ def test_labels_and_parameter_checks():
 GRADES = st.sampled_from([None, None, -1, 0, 0, 1, 1, 2, 3])
 
 
-@st.composite
-def rankings(draw, max_queries=3, max_len=6):
-    queries = []
-    for q in range(draw(st.integers(1, max_queries))):
-        n = draw(st.integers(0, max_len))
-        grades = draw(st.lists(GRADES, min_size=n, max_size=n))
-        scores = draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))  # heavy ties
-        extra = draw(st.lists(st.integers(0, 3), max_size=3))  # judged, not retrieved
-        queries.append((f"q{q}", grades, [float(s) for s in scores], extra))
-    return queries
-
-
-def _frames(queries, rng):
-    run_rows, qrels_rows = [], []
-    for qid, grades, scores, extra in queries:
-        for i, (g, s) in enumerate(zip(grades, scores)):
-            run_rows.append((qid, f"d{i}", s))
-            if g is not None:
-                qrels_rows.append((qid, f"d{i}", g))
-        for j, g in enumerate(extra):
-            qrels_rows.append((qid, f"x{j}", g))
-    rng.shuffle(run_rows)  # input order must not matter for ties="average"
-    run = pd.DataFrame(run_rows, columns=["qid", "docid", "score"]).astype(
-        {"qid": str, "docid": str, "score": float})
-    qrels = pd.DataFrame(qrels_rows, columns=["qid", "docid", "rel"]).astype(
-        {"qid": str, "docid": str, "rel": int})
-    return run, qrels
-
-
 def _cases(k, p, e, depth, graded, max_grade, g_max):
     """(accessor spec, reference function, reference params). The accessor's default
     max_grade is the whole qrels' largest grade, g_max, which the reference gets explicitly."""
@@ -264,41 +236,17 @@ def _cases(k, p, e, depth, graded, max_grade, g_max):
     ]
 
 
-def _expected(queries, run, fn, level, params, mode):
-    out = {}
-    for qid, grades, scores, extra in queries:
-        by_doc = {f"d{i}": (g, s) for i, (g, s) in enumerate(zip(grades, scores))}
-        order = list(run.loc[run.qid == qid, "docid"])  # input order
-        order.sort(key=lambda d: -by_doc[d][1])           # stable, score descending
-        g_sorted = [by_doc[d][0] for d in order]
-        s_sorted = [by_doc[d][1] for d in order]
-        judged = [g for g in grades if g is not None] + list(extra)
-        if mode == "average":
-            out[qid] = ref.brute_force_mean(fn, g_sorted, s_sorted, judged, level, **params)
-        else:
-            out[qid] = fn(g_sorted, judged, level, **params)
-    return out
-
-
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(queries=rankings(), k=st.integers(1, 7), p=st.sampled_from([0.3, 0.8]),
+@given(queries=random_queries(grades=GRADES, max_score=2), k=st.integers(1, 7), p=st.sampled_from([0.3, 0.8]),
        e=st.sampled_from([0.0, 0.05, 0.3]), depth=st.integers(1, 7), graded=st.booleans(),
        max_grade=st.sampled_from([None, None, 2, 4]), level=st.sampled_from([1, 2]),
        seed=st.integers(0, 10**6))
 def test_tie_aware_equals_brute_force_mean(queries, k, p, e, depth, graded, max_grade, level,
                                            seed):
-    run, qrels = _frames(queries, random.Random(seed))
+    run, qrels = frames_of(queries, random.Random(seed))
     g_max = float(qrels.rel.max()) if len(qrels) else 0.0
-    qids = [q[0] for q in queries]
     cases = _cases(k, p, e, depth, graded, max_grade, g_max)
-    for mode in ("average", "first"):
-        res = run.ir.evaluate(qrels, [c[0] for c in cases], ties=mode, queries=qids,
-                              relevance_level=level)
-        for spec, fn, params in cases:
-            label = ta.parse(spec).label
-            for qid, want in _expected(queries, run, fn, level, params, mode).items():
-                got = res.loc[qid, label]
-                assert got == pytest.approx(want, rel=1e-9, abs=1e-12), (mode, label, qid)
+    assert_matches_brute_force(run, qrels, queries, cases, level)
 
 
 @settings(max_examples=60, deadline=None)

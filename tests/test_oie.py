@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from trunc_accessor import single
 
-from .test_ties import _frames, rankings
+from .strategies import frames_of, random_queries
 
 N = 20000  # the paper's |D|
 LOG = math.log
@@ -63,12 +63,12 @@ def _need(queries):
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(queries=rankings(max_queries=3, max_len=7), slack=st.integers(0, 12),
+@given(queries=random_queries(max_queries=3, max_len=7), slack=st.integers(0, 12),
        beta=st.sampled_from([0.5, 1.0, 1.05, 1.4, 2.0]), seed=st.integers(0, 10**6))
 def test_equals_direct_oracle(queries, slack, beta, seed):
     """Random multi-query runs (scores from four values, so heavy ties) through the pandas
     and Polars accessors, each tie mode, against the O(|D|) oracle."""
-    run, qrels = _frames(queries, random.Random(seed))
+    run, qrels = frames_of(queries, random.Random(seed))
     qids = [q[0] for q in queries]
     size = max(_need(queries) + slack, 1)
     for mode in ("average", "first", "trec_eval"):

@@ -15,6 +15,9 @@ import trunc_accessor as ta
 from trunc_accessor import single
 
 from . import reference as ref
+from .strategies import frames_of, random_queries
+
+TERMINAL_GRADES = st.sampled_from([None, 0, 1, 2])
 
 # Liu, Moffat, Baldwin & Zhang, SIGIR 2016, Table 1 (p = 0.5), via SPEC §6
 TABLE_1 = """
@@ -110,32 +113,11 @@ REFS = {"rr_prime": rr_prime, "rbp_prime(p=0.6)": rbp_prime, "ndcg_prime": ndcg_
 REF_PARAMS = {"rbp_prime(p=0.6)": {"p": 0.6}}
 
 
-@st.composite
-def rankings(draw):
-    queries = []
-    for q in range(draw(st.integers(1, 3))):
-        n = draw(st.integers(0, 6))
-        grades = draw(st.lists(st.sampled_from([None, 0, 1, 2]), min_size=n, max_size=n))
-        scores = draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
-        extra = draw(st.lists(st.integers(0, 2), max_size=3))
-        queries.append((f"q{q}", grades, sorted(map(float, scores), reverse=True), extra))
-    return queries
-
-
 @settings(max_examples=100, deadline=None)
-@given(queries=rankings(), level=st.sampled_from([1, 2]))
+@given(queries=random_queries(grades=TERMINAL_GRADES, max_score=2, max_extra_grade=2,
+                               sort_scores=True), level=st.sampled_from([1, 2]))
 def test_tie_aware_terminal_metrics_equal_brute_force(queries, level):
-    run, qrels = [], []
-    for qid, grades, scores, extra in queries:
-        for i, (g, s) in enumerate(zip(grades, scores)):
-            run.append((qid, f"d{i}", s))
-            if g is not None:
-                qrels.append((qid, f"d{i}", g))
-        qrels += [(qid, f"x{j}", g) for j, g in enumerate(extra)]
-    run = pd.DataFrame(run, columns=["qid", "docid", "score"]).astype(
-        {"qid": str, "docid": str, "score": float})
-    qrels = pd.DataFrame(qrels, columns=["qid", "docid", "rel"]).astype(
-        {"qid": str, "docid": str, "rel": int})
+    run, qrels = frames_of(queries)
     res = run.ir.evaluate(qrels, list(REFS), queries=[q[0] for q in queries], relevance_level=level)
     for qid, grades, scores, extra in queries:
         judged = [g for g in grades if g is not None] + extra

@@ -17,25 +17,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import trunc_accessor as ta
 from trunc_accessor import single
 
 from . import reference as ref
 from .conftest import DATA, need
-
-GRADES = st.sampled_from([None, None, -1, 0, 1, 1, 2, 3])
-
-
-@st.composite
-def rankings(draw, max_queries=3, max_len=6):
-    queries = []
-    for q in range(draw(st.integers(1, max_queries))):
-        n = draw(st.integers(0, max_len))
-        grades = draw(st.lists(GRADES, min_size=n, max_size=n))
-        scores = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
-        extra = draw(st.lists(st.integers(0, 3), max_size=3))  # judged, not retrieved
-        queries.append((f"q{q}", grades, [float(s) for s in scores], extra))
-    return queries
+from .strategies import GRADES, assert_matches_brute_force, frames_of, random_queries
 
 
 # (metric string for the accessor, reference function, reference params)
@@ -54,61 +40,13 @@ def _cases(k, p, gains):
     ]
 
 
-def _frames(queries, rng):
-    run_rows, qrels_rows = [], []
-    for qid, grades, scores, extra in queries:
-        for i, (g, s) in enumerate(zip(grades, scores)):
-            run_rows.append((qid, f"d{i}", s))
-            if g is not None:
-                qrels_rows.append((qid, f"d{i}", g))
-        for j, g in enumerate(extra):
-            qrels_rows.append((qid, f"x{j}", g))
-    rng.shuffle(run_rows)  # input order must not matter for ties="average"
-    run = pd.DataFrame(run_rows, columns=["qid", "docid", "score"])
-    qrels = pd.DataFrame(qrels_rows, columns=["qid", "docid", "rel"])
-    if run.empty:
-        run = run.astype({"qid": str, "docid": str, "score": float})
-    if qrels.empty:
-        qrels = qrels.astype({"qid": str, "docid": str, "rel": int})
-    return run, qrels
-
-
-def _expected(queries, run, fn, level, params, mode):
-    out = {}
-    for qid, grades, scores, extra in queries:
-        by_doc = {f"d{i}": (g, s) for i, (g, s) in enumerate(zip(grades, scores))}
-        order = [d for d in run.loc[run.qid == qid, "docid"]]          # input order
-        order.sort(key=lambda d: -by_doc[d][1])                          # stable, score desc
-        g_sorted = [by_doc[d][0] for d in order]
-        s_sorted = [by_doc[d][1] for d in order]
-        judged = [g for g in grades if g is not None] + list(extra)
-        if mode == "average":
-            out[qid] = ref.brute_force_mean(fn, g_sorted, s_sorted, judged, level, **params)
-        else:
-            out[qid] = fn(g_sorted, judged, level, **params)
-    return out
-
-
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(queries=rankings(), k=st.integers(1, 7), p=st.sampled_from([0.3, 0.8]),
+@given(queries=random_queries(), k=st.integers(1, 7), p=st.sampled_from([0.3, 0.8]),
        level=st.sampled_from([1, 2]), gains=st.sampled_from([None, "exponential", {1: 3, 2: 9}]),
        seed=st.integers(0, 10**6))
 def test_tie_aware_equals_brute_force_mean(queries, k, p, level, gains, seed):
-    run, qrels = _frames(queries, random.Random(seed))
-    qids = [q[0] for q in queries]
-    for mode in ("average", "first"):
-        cases = _cases(k, p, gains)
-        res = run.ir.evaluate(qrels, [c[0] for c in cases], ties=mode, queries=qids,
-                              relevance_level=level)
-        for spec, fn, params in cases:
-            label = ta.parse(spec).label
-            expected = _expected(queries, run, fn, level, params, mode)
-            for qid, want in expected.items():
-                got = res.loc[qid, label]
-                if math.isnan(want):
-                    assert math.isnan(got), (mode, label, qid, got)
-                else:
-                    assert got == pytest.approx(want, rel=1e-9, abs=1e-12), (mode, label, qid)
+    run, qrels = frames_of(queries, random.Random(seed))
+    assert_matches_brute_force(run, qrels, queries, _cases(k, p, gains), level)
 
 
 @settings(max_examples=60, deadline=None)

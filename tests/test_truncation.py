@@ -15,6 +15,7 @@ import trunc_accessor as ta
 from trunc_accessor import InputError
 
 from . import reference as ref
+from .strategies import frames_of, random_queries
 from .test_terminal import ap_prime, ndcg_prime, rbp_prime, rr_prime
 
 CURVE_CASES = [
@@ -23,34 +24,6 @@ CURVE_CASES = [
     ("precision@3", lambda r, j, lv: ref.precision(r, j, lv, k=3)),
     ("ap", ref.ap),
 ]
-
-
-@st.composite
-def runs(draw):
-    queries = []
-    for q in range(draw(st.integers(1, 3))):
-        n = draw(st.integers(0, 6))
-        grades = draw(st.lists(st.sampled_from([None, 0, 1, 2]), min_size=n, max_size=n))
-        scores = sorted(map(float, draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))),
-                        reverse=True)
-        extra = draw(st.lists(st.integers(0, 2), max_size=2))
-        queries.append((f"q{q}", grades, scores, extra))
-    return queries
-
-
-def _frames(queries):
-    run, qrels = [], []
-    for qid, grades, scores, extra in queries:
-        for i, (g, s) in enumerate(zip(grades, scores)):
-            run.append((qid, f"d{i}", s))
-            if g is not None:
-                qrels.append((qid, f"d{i}", g))
-        qrels += [(qid, f"x{j}", g) for j, g in enumerate(extra)]
-    run = pd.DataFrame(run, columns=["qid", "docid", "score"]).astype(
-        {"qid": str, "docid": str, "score": float})
-    qrels = pd.DataFrame(qrels, columns=["qid", "docid", "rel"]).astype(
-        {"qid": str, "docid": str, "rel": int})
-    return run, qrels
 
 
 def _naive_curve(fn, grades, scores, judged, level, ties):
@@ -71,9 +44,10 @@ def _naive_curve(fn, grades, scores, judged, level, ties):
 
 
 @settings(max_examples=60, deadline=None)
-@given(queries=runs(), ties=st.sampled_from(["average", "first"]))
+@given(queries=random_queries(grades=st.sampled_from([None, 0, 1, 2]), max_extra=2,
+                               max_extra_grade=2, sort_scores=True), ties=st.sampled_from(["average", "first"]))
 def test_curve_and_optimum_equal_naive_prefix_evaluation(queries, ties):
-    run, qrels = _frames(queries)
+    run, qrels = frames_of(queries)
     qids = [q[0] for q in queries]
     for spec, fn in CURVE_CASES:
         curve = run.ir.cutoff_curve(qrels, spec, ties=ties, queries=qids)

@@ -17,7 +17,7 @@ import trunc_accessor as ta
 from trunc_accessor import single
 
 from . import reference_utility as refu
-from .test_ties import _expected, _frames, rankings
+from .strategies import assert_matches_brute_force, frames_of, random_queries
 
 L2 = math.log2
 E = 0.05
@@ -105,25 +105,17 @@ def _graded_cases(p, e, max_grade, scale):
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(queries=rankings(), p=st.sampled_from([0.3, 0.8, 0.98]),
+@given(queries=random_queries(), p=st.sampled_from([0.3, 0.8, 0.98]),
        e=st.sampled_from([0.0, 0.05, 0.3]), level=st.sampled_from([1, 2]),
        max_grade=st.sampled_from([None, 2.0, 5.0]), seed=st.integers(0, 10**6))
 def test_tie_aware_equals_brute_force_mean(queries, p, e, level, max_grade, seed):
     """Random multi-query runs, scores from four values (heavy ties), through the pandas
     accessor: each query's value is the mean over every order of its tie groups of the
     naive definition (tests/reference_utility.py)."""
-    run, qrels = _frames(queries, random.Random(seed))
-    qids = [q[0] for q in queries]
+    run, qrels = frames_of(queries, random.Random(seed))
     scale = float(qrels["rel"].max()) if len(qrels) else 0.0  # the qrels' top grade
     cases = _cases(p, e) + _graded_cases(p, e, max_grade, scale)
-    for mode in ("average", "first"):
-        res = run.ir.evaluate(qrels, [c[0] for c in cases], ties=mode, queries=qids,
-                              relevance_level=level)
-        for spec, fn, params in cases:
-            label = ta.parse(spec).label
-            for qid, want in _expected(queries, run, fn, level, params, mode).items():
-                got = res.loc[qid, label]
-                assert got == pytest.approx(want, rel=1e-9, abs=1e-12), (mode, label, qid)
+    assert_matches_brute_force(run, qrels, queries, cases, level)
 
 
 @settings(max_examples=60, deadline=None)
