@@ -1,12 +1,13 @@
 """Evaluating truncated rankings (README section): the shipped trec_eval test run, whose
 rankings are cut where a system might have stopped, scored by metrics that know a
 ranking's length was the system's choice."""
+import pandas as pd
+
 import trunc_accessor as ta
 
 run, qrels = ta.load_example()
 
 # A system that stops after 5, 20 and 0 documents (an empty answer) for topics 301-303
-import pandas as pd
 stops = pd.Series({"301": 5, "302": 20, "303": 0}).rename_axis("qid")
 short = run.ir.truncate(stops)
 

@@ -15,7 +15,7 @@ import trunc_accessor  # noqa: F401  (registers .ir)
 METRICS = ["precision@3", "precision", "recall@3", "recall", "f1@3", "f1", "ap", "ap@3", "rr",
            "ndcg", "ndcg@3", "rprec", "bpref", "success@2", "rbp(p=0.6)", "rbp_residual(p=0.6)",
            "dcg@3", "rr_prime", "rbp_prime(p=0.6)", "ndcg_prime", "ap_prime", "err", "err@3",
-           "err_prime", "rbu(p=0.6)", "erru"]
+           "err_prime", "rbu(p=0.6)", "erru", "space_ratio_plus", "space_ratio_minus(depth=5)"]
 BOUNDED = [m for m in METRICS if not m.startswith(("dcg", "rbu", "erru"))]
 
 

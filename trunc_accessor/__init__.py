@@ -15,6 +15,7 @@ live in :mod:`trunc_accessor.single`.
 from __future__ import annotations
 
 from . import metrics as _metrics  # noqa: F401  (registers the metrics)
+from . import plot  # trunc_accessor.plot.effort_gain (matplotlib loads on use)
 from .accessors import pandas as _pandas_accessor  # noqa: F401  (registers DataFrame.ir)
 from .accessors import polars as _polars_accessor  # noqa: F401  (registers pl.DataFrame.ir)
 from .aggregate import aggregate
@@ -25,7 +26,7 @@ from .registry import REGISTRY, Measure, parse
 __version__ = "0.1.0"
 
 __all__ = ["InputError", "Measure", "aggregate", "example_path", "load_example", "metrics_table",
-           "parse", "read_qrels", "read_run"]
+           "parse", "plot", "read_qrels", "read_run"]
 
 
 def metrics_table() -> list[dict]:

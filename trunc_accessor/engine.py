@@ -8,8 +8,9 @@ from __future__ import annotations
 import polars as pl
 
 from . import frames, truncation
+from .metrics import twist
 from .prepare import Prepared, check_ties, prepare
-from .registry import Measure, check_level, evaluate_prepared
+from .registry import Measure, check_k, check_level, evaluate_prepared
 
 
 def columns_of(run, qrels, by) -> frames.Columns:
@@ -54,3 +55,27 @@ def cutoff_curve(run, qrels, measure: Measure, *, max_depth=None, by=None, queri
     level = check_level(relevance_level)
     prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties)
     return truncation.curve(prep, measure, level, max_depth), cols
+
+
+def check_depth(depth):
+    """Twist's run length: None or a whole number ≥ 1."""
+    try:
+        return check_k(depth)
+    except ValueError as e:
+        raise ValueError(f"depth: {e}") from None
+
+
+def crp(run, qrels, kind: str = "curve", *, depth=None, by=None, queries=None, ties="average",
+        relevance_level=1) -> tuple[pl.DataFrame, frames.Columns]:
+    """Twist's curves (Ferro et al.; :mod:`trunc_accessor.metrics.twist`) as a Polars frame:
+    ``kind`` "curve": (by…, qid, position, grade, rp, crp); "references": the same plus
+    crp_full_scale and recall_base (for plots); "archetype": one row per ranking (by…, qid,
+    archetype, recall_base, length, crossing)."""
+    level = check_level(relevance_level)
+    depth = check_depth(depth)
+    prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties)
+    if kind == "archetype":
+        frame = twist.archetypes(prep, level, depth)
+    else:
+        frame = twist.crp_frame(prep, level, depth, references=kind == "references")
+    return frame.rename({"qid": cols.run_qid}), cols

@@ -1,8 +1,10 @@
 """One accessor method per registered metric, shared by every frontend.
 
 A frontend class defines ``_evaluate(qrels, measures, by, queries, ties, relevance_level,
-single)``; :func:`install` adds ``evaluate`` and a method per metric (``ndcg``, ``ap``, …)
-whose signature and docstring come from the metric's registration.
+single)``, ``_truncate``, ``_curve`` and ``_crp(qrels, kind, depth, by, queries, ties,
+relevance_level)``; :func:`install` adds ``evaluate``, the truncation and effort tools and a
+method per metric (``ndcg``, ``ap``, …) whose signature and docstring come from the metric's
+registration.
 """
 from __future__ import annotations
 
@@ -120,12 +122,69 @@ def optimal_cutoff(self, qrels, metric, *, max_depth=None, ties="average", by=No
                        ties=ties, by=by, queries=queries, relevance_level=relevance_level)
 
 
+def crp(self, qrels, *, depth=None, ties="average", by=None, queries=None, relevance_level=1):
+    """Relative position and cumulated relative position at every rank (Ferro et al.,
+    Definitions 1–2; SPEC §9): long format (by…, qid, position, grade, rp, crp).
+
+    ``rp`` is the misplacement of the document at that rank with respect to its grade's
+    interval in the ideal run (0 inside it, negative above it, positive below it) and ``crp``
+    its running sum; ``grade`` is the document's grade (null if unjudged). ``depth=N`` pads
+    a shorter ranking with non-relevant documents (rows with a null grade) and cuts a longer
+    one to N, as MATTERS does. R = 0: rp and crp are null. An empty ranking has no rows
+    (unless ``depth`` pads it). With ``ties="average"`` rp and crp are the exact means over
+    the orders of tied documents (grade is the grade in the frame's order).
+    pandas: a DataFrame; Polars: a frame (a LazyFrame stays lazy).
+
+    >>> import trunc_accessor as ta
+    >>> run, qrels = ta.load_example()
+    >>> run.ir.crp(qrels).columns.tolist()
+    ['qid', 'position', 'grade', 'rp', 'crp']
+    """
+    return self._crp(qrels, "curve", depth=depth, ties=ties, by=by, queries=queries,
+                     relevance_level=relevance_level)
+
+
+def crp_archetype(self, qrels, *, depth=None, ties="average", by=None, queries=None,
+                  relevance_level=1):
+    """The run archetype of every ranking's CRP curve (Ferro et al. Figures 3–6): "ideal",
+    "worst", "full-scale", "excellent", "ups-and-downs", "typical A" or "typical B", with the
+    recall_base RB, the length L (after ``depth``) and the first crossing (null if none).
+
+    Rules, first match wins: ideal: CRP is 0 at every rank; worst: no relevant document
+    retrieved (the empty ranking included); full-scale: L ≥ 2·RB and the curve is the
+    full-scale run's (the ideal run reversed); excellent: CRP turns positive at a rank
+    x ≤ RB and stays positive; ups-and-downs: turns positive at x < RB, then drops to ≤ 0
+    again; typical A: first turns positive after RB; typical B: the rest (relevant documents
+    retrieved, CRP never positive). Crossings as the recovery ratio (MATTERS: CRP = 0 counts
+    as below the axis). Null when R = 0. Under ``ties="average"`` this raises when a tie
+    group mixes grades (as ``twist``): pass ties="first" or "trec_eval".
+    pandas: a DataFrame indexed by qid (or by…, qid); Polars: key columns first.
+    """
+    return self._crp(qrels, "archetype", depth=depth, ties=ties, by=by, queries=queries,
+                     relevance_level=relevance_level)
+
+
+def plot_crp(self, qrels, qids=None, *, depth=None, ties="average", by=None,
+             relevance_level=1, ncols=3, figsize=None):
+    """CRP curves, one panel per query (Ferro et al. Figure 2 style), with the ideal run
+    (CRP = 0), the full-scale run of the same length and the recall base RB marked; one
+    curve per system with ``by=``. Needs matplotlib (the ``plots`` extra). Returns the
+    matplotlib Figure (never shown). See :func:`trunc_accessor.plot.plot_crp`."""
+    from ..plot import plot_crp as _plot
+
+    return _plot(self._frame, qrels, qids=qids, depth=depth, ties=ties, by=by,
+                 relevance_level=relevance_level, ncols=ncols, figsize=figsize)
+
+
 def install(cls):
     cls.evaluate = evaluate
     cls.truncate = truncate
     cls.truncate_at = truncate_at
     cls.cutoff_curve = cutoff_curve
     cls.optimal_cutoff = optimal_cutoff
+    cls.crp = crp
+    cls.crp_archetype = crp_archetype
+    cls.plot_crp = plot_crp
     for name, metric in REGISTRY.items():
         setattr(cls, name, _metric_method(metric))
     return cls

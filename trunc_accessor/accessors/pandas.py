@@ -43,5 +43,11 @@ class PandasIR:
             return truncation.optimal(curve, keys).to_pandas().set_index(keys)
         return curve.to_pandas()
 
+    def _crp(self, qrels, kind, **kw):
+        frame, cols = engine.crp(self._frame, qrels, kind, **kw)
+        if kind == "archetype":
+            return frame.to_pandas().set_index([*cols.by, cols.run_qid])
+        return frame.to_pandas()
+
 
 install(PandasIR)

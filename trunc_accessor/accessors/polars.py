@@ -11,6 +11,7 @@ from __future__ import annotations
 import polars as pl
 
 from .. import engine, frames, truncation
+from ..metrics import twist
 from ..prepare import check_ties
 from ..registry import check_level
 from ._methods import install
@@ -52,6 +53,9 @@ class PolarsIR(_Truncate):
     def _curve(self, qrels, measure, **kw):
         return _curve(self._frame, qrels, measure, **kw)
 
+    def _crp(self, qrels, kind, **kw):
+        return engine.crp(self._frame, qrels, kind, **kw)[0]
+
 
 @pl.api.register_lazyframe_namespace("ir")
 class LazyPolarsIR(_Truncate):
@@ -69,30 +73,35 @@ class LazyPolarsIR(_Truncate):
         kt = frames.key_types(run_schema, qrels_schema, cols, frames.queries_series(queries))
         return cols, run_schema, kt
 
-    def _curve(self, qrels, measure, *, optimal, max_depth, ties, by, queries, relevance_level):
+    def _lazy(self, qrels, columns: dict, answer, *, ties, by, queries, relevance_level):
+        """A LazyFrame of the key columns and ``columns`` (name → dtype), checked now and
+        computed by ``answer(run)`` on the collected run's needed columns."""
         check_ties(ties)
         check_level(relevance_level)
         cols, run_schema, kt = self._schema(qrels, by, queries)
         schema = frames.result_schema(run_schema, cols, kt, [])
-        schema.update({"depth": pl.Int64, "value": pl.Float64})
+        schema.update(columns)
+        return self._frame.select(engine.run_columns(cols)).map_batches(answer, schema=schema)
 
-        def collect(run: pl.DataFrame) -> pl.DataFrame:
-            return _curve(run, qrels, measure, optimal=optimal, max_depth=max_depth, ties=ties,
-                          by=by, queries=queries, relevance_level=relevance_level)
+    def _curve(self, qrels, measure, *, optimal, max_depth, **kw):
+        def answer(run: pl.DataFrame) -> pl.DataFrame:
+            return _curve(run, qrels, measure, optimal=optimal, max_depth=max_depth, **kw)
 
-        return self._frame.select(engine.run_columns(cols)).map_batches(collect, schema=schema)
+        return self._lazy(qrels, {"depth": pl.Int64, "value": pl.Float64}, answer, **kw)
 
-    def _evaluate(self, qrels, measures, *, single, ties, by, queries, relevance_level):
-        check_ties(ties)
-        check_level(relevance_level)
-        cols, run_schema, kt = self._schema(qrels, by, queries)
-        schema = frames.result_schema(run_schema, cols, kt, [m.label for m in measures])
+    def _evaluate(self, qrels, measures, *, single, **kw):
+        def answer(run: pl.DataFrame) -> pl.DataFrame:
+            return _answer(run, qrels, measures, **kw)
 
-        def collect(run: pl.DataFrame) -> pl.DataFrame:
-            return _answer(run, qrels, measures, ties=ties, by=by, queries=queries,
-                           relevance_level=relevance_level)
+        return self._lazy(qrels, {m.label: pl.Float64 for m in measures}, answer, **kw)
 
-        return self._frame.select(engine.run_columns(cols)).map_batches(collect, schema=schema)
+    def _crp(self, qrels, kind, *, depth, **kw):
+        def answer(run: pl.DataFrame) -> pl.DataFrame:
+            return engine.crp(run, qrels, kind, depth=depth, **kw)[0]
+
+        engine.check_depth(depth)
+        columns = twist.ARCHETYPE_SCHEMA if kind == "archetype" else twist.CRP_SCHEMA
+        return self._lazy(qrels, columns, answer, **kw)
 
 
 install(PolarsIR)

@@ -1,2 +1,2 @@
 """Metric kernels by family. Importing this package registers every metric."""
-from . import cascade, information, standard, terminal, utility  # noqa: F401  (each registers its metrics)
+from . import cascade, information, standard, terminal, twist, utility  # noqa: F401  (each registers its metrics)
