@@ -34,10 +34,13 @@ def load(data: str, kind: str):
 
 
 def steps(run, qrels, ties: str) -> dict[str, float]:
-    """engine.compute, step by step (same calls, same order), with timings."""
-    from trunc_accessor import engine, frames, prepare as prep_mod
-    from trunc_accessor.registry import evaluate_prepared, parse_all
+    """engine.compute, step by step (same calls, same order), with timings; the parts of
+    frames.normalise are re-implemented here, the whole steps are the library's own."""
     import polars as pl
+
+    from trunc_accessor import engine, frames
+    from trunc_accessor import prepare as prep_mod
+    from trunc_accessor.registry import evaluate_prepared, parse_all
 
     out: dict[str, float] = {}
 
@@ -63,9 +66,14 @@ def steps(run, qrels, ties: str) -> dict[str, float]:
     for c in ("score", "rank"):
         (rr[c].is_null() | rr[c].is_nan()).any()
     tick("normalise: null/NaN checks", t0)
+    # the duplicate-document check, re-implemented here both ways (the library's own code
+    # may differ: compare with "frames.normalise (whole)" below)
     t0 = time.perf_counter()
     rr.select(pl.struct(["qid", "docid"]).is_duplicated()).to_series().any()
-    tick("normalise: run duplicate (qid,docid) check", t0)
+    tick("normalise: run duplicate check, exact struct.is_duplicated (re-implemented)", t0)
+    t0 = time.perf_counter()
+    rr.select(pl.struct(["qid", "docid"]).hash().n_unique()).item()
+    tick("normalise: run duplicate check, 64-bit hash n_unique (re-implemented)", t0)
     t0 = time.perf_counter()
     qq = q.select(pl.col("qid").cast(kt.qid), pl.col("docid").cast(kt.docid),
                   pl.col("rel").cast(pl.Float64)).unique(maintain_order=True)
@@ -74,11 +82,11 @@ def steps(run, qrels, ties: str) -> dict[str, float]:
 
     t0 = time.perf_counter()
     r2, q2, qs = frames.normalise(r, q, cols, None)
-    tick("frames.normalise (whole, again)", t0)
+    tick("frames.normalise (whole: the library's own code)", t0)
 
     t0 = time.perf_counter()
     p = prep_mod.prepare(r2, q2, by=cols.by, queries=qs, ties=ties)
-    tick("prepare.prepare (whole)", t0)
+    tick("prepare.prepare (whole: the library's own code)", t0)
 
     t0 = time.perf_counter()
     for m in measures:
@@ -90,9 +98,11 @@ def steps(run, qrels, ties: str) -> dict[str, float]:
 
 
 def prepare_steps(run, qrels, ties: str) -> dict[str, float]:
-    """prepare.prepare's Polars operations one by one (the same expressions)."""
+    """prepare.prepare's Polars operations one by one (re-implemented with the same
+    expressions as at the time of writing; compare with "prepare.prepare (whole)")."""
     import numpy as np
     import polars as pl
+
     from trunc_accessor import engine, frames
     out: dict[str, float] = {}
 
@@ -141,15 +151,16 @@ def main() -> None:
     ap.add_argument("--top", type=int, default=20)
     a = ap.parse_args()
 
-    import trunc_accessor  # noqa: F401
+    import trunc_accessor
     run, qrels = load(a.data, a.input)
-    call = lambda: run.ir.evaluate(qrels, METRICS, ties=a.ties)  # noqa: E731
+    call = lambda: run.ir.evaluate(qrels, METRICS, ties=a.ties)
     call()  # warm-up
     times = []
     for _ in range(a.repeats):
         t0 = time.perf_counter()
         call()
         times.append(time.perf_counter() - t0)
+    print(f"# trunc_accessor {trunc_accessor.__version__} from {trunc_accessor.__file__}")
     print(f"# {a.data} input={a.input} ties={a.ties}: run.ir.evaluate median "
           f"{statistics.median(times):.3f}s (min {min(times):.3f}, max {max(times):.3f}, n={a.repeats})")
 

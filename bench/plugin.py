@@ -5,6 +5,9 @@ interface of peers.py's ``--plugin FILE.py:FUNC[=label]``):
 
   pandas_trec_eval    run.ir.evaluate(qrels, ..., ties="trec_eval") on pandas frames
   polars_trec_eval    the same on Polars DataFrames (``input = "polars"``)
+  pandas_trec_eval9   pandas frames, ties="trec_eval9" (scores compared as float32, as
+                      pytrec_eval / trec_eval 9 store them; only in versions that have it,
+                      run.sh adds it when the installed library accepts it)
   pandas_tie_aware    pandas frames, the library's default ties="average" (exact
                       tie-aware mean, McSherry & Najork). Its values differ from the peers
                       on queries whose top ranks hold tied scores *by design*; peers.py only
@@ -39,7 +42,7 @@ judged document (R = 0), trec_eval reports 0. The output phase fills those with 
 compare with the peers; the number filled is printed to the entry's log.
 
 Run with (from the project root; see bench/run.sh):
-  python shared/bench/peers.py --data D --out O \
+  python ../shared/bench/peers.py --data D --out O \
       --plugin bench/plugin.py:pandas_trec_eval=trunc_accessor[pandas] ...
 """
 from __future__ import annotations
@@ -96,7 +99,9 @@ def _phase_split(timer, output_fn_name: str):
     ]
     saved = []
     for mod, attr, label in targets:
-        orig = getattr(mod, attr)
+        orig = getattr(mod, attr, None)
+        if orig is None:   # the library was refactored: that step stays inside "compute"
+            continue
 
         def make(orig=orig, label=label):
             def wrapper(*a, **kw):
@@ -128,9 +133,12 @@ def _evaluate(run, qrels, metrics, timer, *, ties: str, output_fn_name: str):
     timer.add("compute", elapsed - moved)
     timer.add("output", spent.get("output", 0.0))
     for k in ("compute: normalise", "compute: prepare", "compute: kernels"):
-        timer.detail(k, spent.get(k, 0.0))
-    timer.detail("convert: frames.to_polars", spent.get("convert", 0.0))
-    timer.detail("output: frames.result_*", spent.get("output", 0.0))
+        if k in spent:
+            timer.detail(k, spent[k])
+    if "convert" in spent:
+        timer.detail("convert: frames.to_polars", spent["convert"])
+    if "output" in spent:
+        timer.detail("output: frames.result_*", spent["output"])
     return res, labels
 
 
@@ -165,6 +173,13 @@ def polars_trec_eval(run_df, qrels_df, metrics, timer):
     return _finish(out, labels, timer)
 
 
+def pandas_trec_eval9(run_df, qrels_df, metrics, timer):
+    """trunc_accessor: pandas DataFrame.ir.evaluate(..., ties="trec_eval9") (scores compared as float32, like pytrec_eval)"""
+    res, labels = _evaluate(run_df, qrels_df, metrics, timer, ties="trec_eval9",
+                            output_fn_name="result_pandas")
+    return _finish(res, labels, timer)
+
+
 def pandas_tie_aware(run_df, qrels_df, metrics, timer):
     """trunc_accessor: pandas DataFrame.ir.evaluate(..., ties="average") (exact tie-aware; differs from trec_eval on tied rows by design)"""
     res, labels = _evaluate(run_df, qrels_df, metrics, timer, ties="average",
@@ -173,20 +188,44 @@ def pandas_tie_aware(run_df, qrels_df, metrics, timer):
 
 
 def _version() -> str:
+    """Package version plus the commit benchmarked: $BENCH_TRUNC_ACCESSOR_COMMIT (set by
+    run.sh for a TRUNC_ACCESSOR_REF snapshot), else the git HEAD of the checkout that
+    trunc_accessor is imported from ("-dirty" if its trunc_accessor/ has local changes)."""
+    import importlib.metadata
+    import importlib.util
+    import os
+    import subprocess
     try:
-        import importlib.metadata
-        return importlib.metadata.version("trunc_accessor")
-    except Exception:  # pragma: no cover
-        return "?"
+        ver = importlib.metadata.version("trunc_accessor")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover
+        ver = "?"
+    commit = os.environ.get("BENCH_TRUNC_ACCESSOR_COMMIT")
+    if not commit:
+        try:
+            spec = importlib.util.find_spec("trunc_accessor")
+            pkg = os.path.dirname(spec.origin)
+            git = ["git", "-C", os.path.dirname(pkg)]
+            run = lambda *args: subprocess.run(
+                git + list(args), check=False, capture_output=True, text=True, timeout=10
+            ).stdout.strip()
+            commit = run("rev-parse", "--short", "HEAD")
+            dirty = run("status", "--porcelain", "--", pkg)
+            if commit and dirty:
+                commit += "-dirty"
+        except Exception:  # noqa: BLE001  (no git, not a checkout: version only)
+            commit = ""
+    return f"{ver} ({commit})" if commit else ver
 
 
+_VERSION = _version()
 for _fn, _input in ((pandas_trec_eval, "pandas"), (polars_trec_eval, "polars"),
-                    (pandas_tie_aware, "pandas")):
+                    (pandas_trec_eval9, "pandas"), (pandas_tie_aware, "pandas")):
     _fn.input = _input
     _fn.supports = supports
     _fn.modules = ("polars", "trunc_accessor")   # imported (and timed) before the data loads
     _fn.dists = ("trunc_accessor", "polars", "pandas", "pyarrow", "numpy")
-    _fn.version = _version()
+    _fn.version = _VERSION
 pandas_trec_eval.label = "trunc_accessor[pandas]"
 polars_trec_eval.label = "trunc_accessor[polars]"
+pandas_trec_eval9.label = "trunc_accessor[pandas,ties=trec_eval9]"
 pandas_tie_aware.label = "trunc_accessor[pandas,ties=average]"

@@ -3,7 +3,7 @@
 # shared peer benchmark (shared/bench/peers.py + make_data.py). Run from the project root:
 #
 #   bash bench/run.sh              # 1k queries x 1000 docs = 1M run rows (default)
-#   bash bench/run.sh large        # 10k queries x 1000 docs = 10M run rows (~3-6 GiB per entry)
+#   bash bench/run.sh large        # 10k queries x 1000 docs = 10M run rows (~7 min, 3-5 GiB per entry)
 #   bash bench/run.sh small        # 1k x 100 = 100k rows (smoke test, ~1 min)
 #
 # Environment overrides:
@@ -14,6 +14,10 @@
 #   METRICS     canonical metric names (default ndcg@10,ap,rr,p@10,rbp_bin@0.8)
 #   ENTRIES     peer entries (default pytrec_eval,ranx,ir_measures.iter_calc plus the
 #               "floor: polars sort+join" reference floor)
+#   OUT         results directory (default bench-results/<size>)
+#   TRUNC_ACCESSOR_REF  a git ref (e.g. HEAD, a commit): benchmark that commit's
+#               trunc_accessor/ (a `git archive` snapshot put first on PYTHONPATH) instead of
+#               the installed/working-tree one, so edits made meanwhile do not leak in
 #
 # Data goes to bench-data/<size>/, results to bench-results/<size>/ (both gitignored):
 # results.md (tables), results.json, per-entry logs and per-query Parquet files.
@@ -41,7 +45,7 @@ case "$SIZE" in
 esac
 
 DATA="bench-data/$SIZE"
-OUT="bench-results/$SIZE"
+OUT="${OUT:-bench-results/$SIZE}"
 
 # dependencies: the library and the three peers (cwl-eval gives ir_measures binary RBP)
 "$PYTHON" - <<'EOF'
@@ -62,11 +66,30 @@ else
     "$PYTHON" "$PEERS_DIR/make_data.py" "${GEN[@]}" --out "$DATA" > /dev/null
 fi
 
+if [[ -n "${TRUNC_ACCESSOR_REF:-}" ]]; then
+    SHA="$(git rev-parse --short "$TRUNC_ACCESSOR_REF")"
+    SNAP="$ROOT/bench-data/snapshots/$SHA"
+    if [[ ! -f "$SNAP/trunc_accessor/__init__.py" ]]; then
+        mkdir -p "$SNAP"
+        git archive "$SHA" trunc_accessor | tar -x -C "$SNAP"
+    fi
+    export PYTHONPATH="$SNAP${PYTHONPATH:+:$PYTHONPATH}"
+    export BENCH_TRUNC_ACCESSOR_COMMIT="$SHA"
+    echo "[code] trunc_accessor from commit $SHA ($SNAP)"
+fi
+(cd / && "$PYTHON" -c 'import trunc_accessor; print("[code] trunc_accessor", trunc_accessor.__version__, "from", trunc_accessor.__file__)')
+
 PLUGIN="$ROOT/bench/plugin.py"
+# ties="trec_eval9" (float32 score comparison, as pytrec_eval) where the library has it
+EXTRA_PLUGINS=()
+if (cd / && "$PYTHON" -c 'import sys, trunc_accessor.prepare as p; sys.exit("trec_eval9" not in p.TIES)'); then
+    EXTRA_PLUGINS=(--plugin "$PLUGIN:pandas_trec_eval9")
+fi
 echo "[bench] $SIZE: entries '$ENTRIES' + trunc_accessor; metrics $METRICS; repeats $REPEATS"
 "$PYTHON" "$PEERS_DIR/peers.py" --data "$DATA" --out "$OUT" \
     --entries "$ENTRIES" --metrics "$METRICS" --repeats "$REPEATS" \
     --plugin "$PLUGIN:pandas_trec_eval" \
     --plugin "$PLUGIN:polars_trec_eval" \
+    "${EXTRA_PLUGINS[@]}" \
     --plugin "$PLUGIN:pandas_tie_aware"
 echo "[bench] results: $OUT/results.md"
