@@ -152,12 +152,16 @@ def precision_sum(prep: Prepared, gains: np.ndarray, k=None) -> np.ndarray:
     G (Σg² = S2) and B gain in earlier groups, a uniform order gives
     E[g_j] = G/m, E[g_j²] = S2/m and E[g_j g_l] = (G² − S2)/(m(m − 1)) for l ≠ j, so the term
     is (B·G/m + (j − t − 1)(G² − S2)/(m(m − 1)) + S2/m) / j. With binary gains this is
-    McSherry & Najork's §2.4 form (G = S2 = r_i)."""
+    McSherry & Najork's §2.4 form (G = S2 = r_i). Without ties (every group one position)
+    it is g_j · (cumulative gain up to j) / j."""
+    j = prep.pos.astype(np.float64)
+    if prep.singleton_groups:
+        cum = prep.before_group(gains) + gains
+        return prep.seg_sum(gains * cum / j * _in_cut(prep, k))
     g_sum = prep.group_sum(gains)
     g_sq = prep.group_sum(gains * gains)
     before = prep.before_group(g_sum)
     gi = prep.gid
-    j = prep.pos.astype(np.float64)
     G, S2 = g_sum[gi], g_sq[gi]
     m = prep.g_size[gi].astype(np.float64)
     t = prep.g_start[gi]
