@@ -46,7 +46,9 @@ def test_every_metric_has_method_function_doc_and_cli_name(capsys):
         assert f"{name}(" in listed
         doc = metric.doc
         assert ">>>" in doc, f"{name}: docstring needs a runnable example"
-        assert metric.undefined, f"{name}: say what R = 0 / an empty ranking give"
+        text = metric.undefined + metric.doc
+        assert "R = 0" in text, f"{name}: say what R = 0 gives"
+        assert "empty" in text.lower() or "n = 0" in text, f"{name}: say what n = 0 gives"
 
 
 def test_evaluate_deduplicates_equal_measures():

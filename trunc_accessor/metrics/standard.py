@@ -19,7 +19,8 @@ from ._combinatorics import comb_ratio, log_factorials
 
 MCSHERRY = ("McSherry & Najork, 'Computing IR performance measures efficiently in the "
             "presence of tied scores', ECIR 2008")
-UNDEF_R0 = "NaN (pandas) / null (Polars) when R = 0; left out of means."
+UNDEF_R0 = ("NaN (pandas) / null (Polars) when R = 0; left out of means. An empty ranking "
+            "with R > 0 scores 0.")
 
 
 def _nan_where(values: np.ndarray, undefined: np.ndarray) -> np.ndarray:
@@ -43,7 +44,8 @@ def relevant_retrieved(prep: Prepared, level: float, k=None) -> np.ndarray:
 
 
 @register("precision", params=(K,), aliases=("p", "prec"), citation=MCSHERRY + ", §2.1.",
-          undefined="With k=None: NaN/null for an empty ranking (0/0). With k: never undefined.")
+          undefined="With k=None: NaN/null for an empty ranking (0/0). With k: never undefined "
+                    "(0 for an empty ranking). R = 0 gives 0 (nothing can be relevant).")
 def precision(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Precision: relevant documents in the first k positions, divided by k.
 
@@ -262,7 +264,8 @@ GAINS = Param("gains", None, check_gains,
 
 @register("dcg", params=(K, GAINS), citation=MCSHERRY + ", §2.6 (tie-aware DCG); Järvelin & "
           "Kekäläinen, ACM TOIS 20(4), 2002.",
-          undefined="Never undefined: 0 for an empty ranking.")
+          undefined="Never undefined: 0 for an empty ranking, and 0 when no judged document "
+                    "has a positive gain (e.g. R = 0).")
 def dcg(prep: Prepared, level: float, k=None, gains=None) -> np.ndarray:
     """Discounted cumulative gain, Σ_{j≤k} gain_j / log2(1 + j).
 
@@ -280,7 +283,8 @@ def dcg(prep: Prepared, level: float, k=None, gains=None) -> np.ndarray:
 @register("ndcg", params=(K, GAINS), aliases=("ndcg_cut",),
           citation=MCSHERRY + ", §2.6; Järvelin & Kekäläinen, ACM TOIS 20(4), 2002.",
           undefined="NaN/null when the ideal DCG is 0 (no judged document with positive "
-                    "gain, e.g. R = 0); left out of means. trec_eval reports 0 there.")
+                    "gain, e.g. R = 0); left out of means. trec_eval reports 0 there. "
+                    "An empty ranking with R > 0 scores 0.")
 def ndcg(prep: Prepared, level: float, k=None, gains=None) -> np.ndarray:
     """Normalised DCG: DCG@k divided by the DCG@k of the ideal ranking of the qid's judged
     documents (trec_eval ``ndcg``, ``ndcg_cut_k``; gains default to the grade and do not
@@ -383,7 +387,8 @@ def rbp(prep: Prepared, level: float, p=0.8, graded=False, max_grade=None) -> np
 
 
 @register("rbp_residual", params=(P,), aliases=("rbp_resid",), citation=RBP_CITE,
-          undefined="Never undefined: 1 for an empty ranking.")
+          undefined="Never undefined: 1 for an empty ranking (all weight unknown); R = 0 "
+                    "changes nothing (only unjudged documents count).")
 def rbp_residual(prep: Prepared, level: float, p=0.8) -> np.ndarray:
     """RBP residual: the largest amount RBP could still rise, p^n + (1 − p) Σ_{unjudged j}
     p^(j−1), i.e. the weight of the unjudged documents (not in the qrels, or a negative
