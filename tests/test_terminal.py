@@ -6,7 +6,6 @@ import math
 import warnings
 
 import pandas as pd
-import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,7 +14,7 @@ import trunc_accessor as ta
 from trunc_accessor import single
 
 from . import reference as ref
-from .strategies import frames_of, random_queries
+from .strategies import frames_of, in_library, random_queries
 
 TERMINAL_GRADES = st.sampled_from([None, 0, 1, 2])
 
@@ -56,10 +55,7 @@ def _table_frames():
 @pytest.mark.parametrize("library", ["pandas", "polars", "lazy"])
 def test_liu_table_1_all_40_values(library):
     run, qrels, expected = _table_frames()
-    if library != "pandas":
-        run, qrels = pl.from_pandas(run), pl.from_pandas(qrels)
-    if library == "lazy":
-        run = run.lazy()
+    run, qrels = in_library(library, run, qrels)
     res = run.ir.evaluate(qrels, METRICS)
     if library != "pandas":
         res = (res.collect() if library == "lazy" else res).to_pandas().set_index("qid")
@@ -145,13 +141,16 @@ def test_empty_ranking_through_the_accessor():
 
 def test_depth_scores_full_rankings_as_the_plain_metric():
     g = [1, 0, 1, 0, 0]
-    assert single.rbp_prime(g, R=3, p=0.5, depth=5) == pytest.approx(single.rbp(g, p=0.5))
-    assert single.ap_prime(g, R=3, depth=5) == pytest.approx(single.ap(g, R=3))
-    assert single.ndcg_prime(g, R=3, depth=5) == pytest.approx(single.ndcg(g, k=5, R=3))
+    judged = g + [1]  # R = 3: one relevant document was not retrieved
+    # the unmodified metrics, from the naive definitions in tests/reference.py
+    assert single.rbp_prime(g, R=3, p=0.5, depth=5) == pytest.approx(ref.rbp(g, judged, 1, p=0.5))
+    assert single.ap_prime(g, R=3, depth=5) == pytest.approx(ref.ap(g, judged, 1))
+    assert single.ndcg_prime(g, R=3, depth=5) == pytest.approx(ref.ndcg(g, judged, 1, k=5))
+    assert ref.ap(g, judged, 1) == pytest.approx((1 + 2 / 3) / 3)   # by hand
     assert single.rr_prime([0, 0], R=0, depth=2) == 0.0
     # shorter than depth: truncated by choice, terminal document added
     assert single.rbp_prime(g[:4], R=3, p=0.5, depth=5) == pytest.approx(
-        single.rbp(g[:4], p=0.5) + (2 / 3) * 0.5 ** 4)
+        0.5 * (1 + 0.25) + (2 / 3) * 0.5 ** 4)
     # R = 0 at full depth: the unmodified metric, with undefined AP/NDCG taken as 0
     assert single.ap_prime([0, 0], R=0, depth=2) == 0.0
     assert single.ndcg_prime([0, 0], R=0, depth=2) == 0.0
