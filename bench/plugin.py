@@ -155,11 +155,29 @@ def _finish(out, labels, timer):
     return out
 
 
-def pandas_trec_eval(run_df, qrels_df, metrics, timer):
-    """trunc_accessor: pandas DataFrame.ir.evaluate(qrels, metrics, ties="trec_eval")"""
-    res, labels = _evaluate(run_df, qrels_df, metrics, timer, ties="trec_eval",
-                            output_fn_name="result_pandas")
-    return _finish(res, labels, timer)
+def _pandas_entry(name: str, ties: str, doc: str):
+    """A peers.py entry: pandas DataFrame.ir.evaluate(qrels, metrics, ties=ties)."""
+    def entry(run_df, qrels_df, metrics, timer):
+        res, labels = _evaluate(run_df, qrels_df, metrics, timer, ties=ties,
+                                output_fn_name="result_pandas")
+        return _finish(res, labels, timer)
+
+    entry.__name__ = entry.__qualname__ = name
+    entry.__doc__ = doc
+    return entry
+
+
+pandas_trec_eval = _pandas_entry(
+    "pandas_trec_eval", "trec_eval",
+    'trunc_accessor: pandas DataFrame.ir.evaluate(qrels, metrics, ties="trec_eval")')
+pandas_trec_eval9 = _pandas_entry(
+    "pandas_trec_eval9", "trec_eval9",
+    'trunc_accessor: pandas DataFrame.ir.evaluate(..., ties="trec_eval9") '
+    "(scores compared as float32, like pytrec_eval)")
+pandas_tie_aware = _pandas_entry(
+    "pandas_tie_aware", "average",
+    'trunc_accessor: pandas DataFrame.ir.evaluate(..., ties="average") '
+    "(exact tie-aware; differs from trec_eval on tied rows by design)")
 
 
 def polars_trec_eval(run_df, qrels_df, metrics, timer):
@@ -171,20 +189,6 @@ def polars_trec_eval(run_df, qrels_df, metrics, timer):
         out = res.to_pandas().set_index("qid")
         timer.detail("output: Polars -> pandas (benchmark harness)", time.perf_counter() - t0)
     return _finish(out, labels, timer)
-
-
-def pandas_trec_eval9(run_df, qrels_df, metrics, timer):
-    """trunc_accessor: pandas DataFrame.ir.evaluate(..., ties="trec_eval9") (scores compared as float32, like pytrec_eval)"""
-    res, labels = _evaluate(run_df, qrels_df, metrics, timer, ties="trec_eval9",
-                            output_fn_name="result_pandas")
-    return _finish(res, labels, timer)
-
-
-def pandas_tie_aware(run_df, qrels_df, metrics, timer):
-    """trunc_accessor: pandas DataFrame.ir.evaluate(..., ties="average") (exact tie-aware; differs from trec_eval on tied rows by design)"""
-    res, labels = _evaluate(run_df, qrels_df, metrics, timer, ties="average",
-                            output_fn_name="result_pandas")
-    return _finish(res, labels, timer)
 
 
 def _version() -> str:

@@ -85,3 +85,14 @@ def assert_matches_brute_force(run, qrels, queries, cases, level, modes=("averag
                     assert math.isnan(got), (mode, label, qid, got)
                 else:
                     assert got == pytest.approx(want, rel=1e-9, abs=1e-12), (mode, label, qid)
+
+
+def in_library(library: str, run, qrels):
+    """pandas (run, qrels) as the frames of ``library``: "pandas", "polars" or a lazy
+    Polars run ("lazy"/"polars-lazy"; the qrels stay eager)."""
+    import polars as pl
+
+    if library == "pandas":
+        return run, qrels
+    run, qrels = pl.from_pandas(run), pl.from_pandas(qrels)
+    return (run.lazy(), qrels) if "lazy" in library else (run, qrels)

@@ -27,7 +27,7 @@ from trunc_accessor import single
 from . import reference as ref
 from . import reference_cascade as rc
 from .conftest import DATA, need
-from .strategies import assert_matches_brute_force, frames_of, random_queries
+from .strategies import assert_matches_brute_force, frames_of, in_library, random_queries
 
 # --------------------------------------------------------------------------- RBU jar
 RBU_TOY = DATA / "rbu" / "toy"
@@ -74,10 +74,7 @@ def test_rbu_toy_data_is_what_we_think():
 @pytest.mark.parametrize("library", ["pandas", "polars", "polars-lazy"])
 def test_rbu_equals_reference_jar(library):
     run, qrels, expected = _rbu_toy()
-    if library != "pandas":
-        run, qrels = pl.from_pandas(run), pl.from_pandas(qrels)
-        if library == "polars-lazy":
-            run, qrels = run.lazy(), qrels.lazy()
+    run, qrels = in_library(library, run, qrels)
     for p, e, qid, want in expected:
         res = run.ir.rbu(qrels, p=p, e=e)
         if library != "pandas":
