@@ -225,7 +225,7 @@ def test_conflicting_qrels_rows():
     (lambda r: r.ir.evaluate(QRELS, ["ap(q=1)"]), "takes no parameter 'q'"),
     (lambda r: r.ir.ap(QRELS, ties="random"), "ties="),
     (lambda r: r.ir.ap(QRELS, by="system"), "by= names column 'system'"),
-    (lambda r: r.ir.ndcg(QRELS, gains="square"), "gains="),
+    (lambda r: r.ir.ndcg(QRELS, gains="square"), "gains must be"),
     (lambda r: r.ir.ap(QRELS, relevance_level="high"), "relevance_level"),
 ])
 def test_bad_parameters(call, pattern):

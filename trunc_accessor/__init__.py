@@ -19,14 +19,18 @@ from . import plot  # trunc_accessor.plot.effort_gain (matplotlib loads on use)
 from .accessors import pandas as _pandas_accessor  # noqa: F401  (registers DataFrame.ir)
 from .accessors import polars as _polars_accessor  # noqa: F401  (registers pl.DataFrame.ir)
 from .aggregate import aggregate
-from .frames import InputError
+from .frames import InputError, InputTypeError
 from .io import example_path, load_example, read_qrels, read_run
-from .registry import REGISTRY, Measure, parse
+from .registry import REGISTRY, Measure, ParameterError, parse
+from .warn import (DroppedQueriesWarning, EmptyResultWarning, IdentifierWarning,
+                   TruncAccessorWarning)
 
 __version__ = "0.1.0"
 
-__all__ = ["InputError", "Measure", "aggregate", "example_path", "load_example", "metrics_table",
-           "parse", "plot", "read_qrels", "read_run"]
+__all__ = ["DroppedQueriesWarning", "EmptyResultWarning", "IdentifierWarning", "InputError",
+           "InputTypeError", "Measure", "ParameterError", "TruncAccessorWarning", "aggregate",
+           "example_path", "load_example", "metrics_table", "parse", "plot", "read_qrels",
+           "read_run"]
 
 
 def metrics_table() -> list[dict]:

@@ -1,7 +1,8 @@
 """One call of the library: frames → validation → preparation → kernels → values.
 
 Frontends (accessors, CLI) call :func:`compute` and only convert its answer back to the
-caller's frame library.
+caller's frame library. The keys of every answer are the user's by… columns (values and
+dtypes as given, nulls included) and the run's qid column under its own name.
 """
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ import polars as pl
 from . import frames, truncation
 from .metrics import twist
 from .prepare import Prepared, check_ties, prepare
-from .registry import Measure, check_k, check_level, evaluate_prepared
+from .registry import Measure, check_k, check_level, checked, evaluate_prepared
 
 
 def columns_of(run, qrels, by) -> frames.Columns:
-    return frames.resolve_columns(run, qrels, frames.normalise_by(by))
+    return frames.resolve_columns(run, qrels, by)
 
 
 def run_columns(cols: frames.Columns) -> list[str]:
@@ -29,53 +30,74 @@ def _eager(frame):
     return frame.collect() if isinstance(frame, pl.LazyFrame) else frame
 
 
-def prepare_call(run, qrels, *, by=None, queries=None, ties="average") -> tuple[Prepared, frames.Columns]:
-    """Validate and prepare a run and qrels (pandas or Polars, eager or lazy) once."""
+def prepare_call(run, qrels, *, by=None, queries=None, ties="average",
+                 labels=()) -> tuple[Prepared, frames.Columns]:
+    """Validate and prepare a run and qrels (pandas or Polars, eager or lazy) once.
+    ``labels``: the output columns the call adds beside the keys (checked for clashes)."""
     check_ties(ties)
     cols = columns_of(run, qrels, by)
-    r = _eager(frames.to_polars(run, run_columns(cols)))
-    q = _eager(frames.to_polars(qrels, qrels_columns(cols)))
-    r, q, qs = frames.normalise(r, q, cols, frames.queries_series(queries))
-    return prepare(r, q, by=cols.by, queries=qs, ties=ties), cols
+    frames.check_output_names(cols.by, cols.run_qid, labels)
+    r = _eager(frames.to_polars(run, run_columns(cols), "run"))
+    q = _eager(frames.to_polars(qrels, qrels_columns(cols), "qrels"))
+    c = frames.normalise(r, q, cols, frames.queries_series(queries))
+    prep = prepare(c.run, c.qrels, systems=c.systems, queries=c.queries, ties=ties,
+                   qid_name=cols.run_qid)
+    return prep, cols
 
 
 def compute(run, qrels, measures: list[Measure], *, by=None, queries=None, ties="average",
             relevance_level=1) -> tuple[pl.DataFrame, dict, frames.Columns]:
     """Per-query values of `measures` for a run and qrels (pandas or Polars, eager or lazy).
 
-    Returns (keys, {label: values}, columns): keys holds the by… columns and ``qid``."""
+    Returns (keys, {label: values}, columns): keys holds the by… columns and the qid."""
     level = check_level(relevance_level)
-    prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties)
+    prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
+                              labels=[m.label for m in measures])
     return prep.keys, evaluate_prepared(prep, measures, level), cols
+
+
+CURVE_COLUMNS = ("depth", "value")
+REFERENCE_COLUMNS = {"crp_full_scale": pl.Float64, "crp_worst": pl.Float64,
+                     "recall_base": pl.Int64}
 
 
 def cutoff_curve(run, qrels, measure: Measure, *, max_depth=None, by=None, queries=None,
                  ties="average", relevance_level=1) -> tuple[pl.DataFrame, frames.Columns]:
     """The measure at every allowed truncation depth of every ranking (long format)."""
     level = check_level(relevance_level)
-    prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties)
+    max_depth = checked("max_depth", check_k, max_depth)
+    prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
+                              labels=CURVE_COLUMNS)
     return truncation.curve(prep, measure, level, max_depth), cols
 
 
 def check_depth(depth):
     """Twist's run length: None or a whole number ≥ 1."""
-    try:
-        return check_k(depth)
-    except ValueError as e:
-        raise ValueError(f"depth: {e}") from None
+    return checked("depth", check_k, depth)
+
+
+def crp_columns(kind: str) -> dict:
+    """The columns ``crp``/``crp_archetype`` add beside the keys (name → dtype)."""
+    if kind == "archetype":
+        return twist.ARCHETYPE_SCHEMA
+    if kind == "references":
+        return {**twist.CRP_SCHEMA, **REFERENCE_COLUMNS}
+    return twist.CRP_SCHEMA
 
 
 def crp(run, qrels, kind: str = "curve", *, depth=None, by=None, queries=None, ties="average",
         relevance_level=1) -> tuple[pl.DataFrame, frames.Columns]:
     """Twist's curves (Ferro et al.; :mod:`trunc_accessor.metrics.twist`) as a Polars frame:
     ``kind`` "curve": (by…, qid, position, grade, rp, crp); "references": the same plus
-    crp_full_scale and recall_base (for plots); "archetype": one row per ranking (by…, qid,
-    archetype, recall_base, length, crossing)."""
+    crp_full_scale, crp_worst and recall_base (for plots); "archetype": one row per ranking
+    (by…, qid, archetype, recall_base, length, crossing)."""
     level = check_level(relevance_level)
     depth = check_depth(depth)
-    prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties)
+    prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
+                              labels=crp_columns(kind))
+    if prep.n_segments == 0:
+        return prep.keys.with_columns(
+            [pl.Series(name, [], dtype=dtype) for name, dtype in crp_columns(kind).items()]), cols
     if kind == "archetype":
-        frame = twist.archetypes(prep, level, depth)
-    else:
-        frame = twist.crp_frame(prep, level, depth, references=kind == "references")
-    return frame.rename({"qid": cols.run_qid}), cols
+        return twist.archetypes(prep, level, depth), cols
+    return twist.crp_frame(prep, level, depth, references=kind == "references"), cols

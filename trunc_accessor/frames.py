@@ -1,31 +1,43 @@
 """Frames in, frames out: column aliases, validation and normalisation (SPEC §1).
 
-This is the only module that knows the quirks of pandas and Polars. Everything it hands
-to :mod:`trunc_accessor.prepare` is a Polars ``DataFrame`` with canonical column names:
+This is the only module that knows the quirks of pandas and Polars. What it hands to
+:mod:`trunc_accessor.prepare` holds only the engine's own column names, so no user column
+can collide with them (a run's ``rel`` column used as ``by=`` never meets the qrels'
+grades):
 
-* run:   ``*by, qid, docid, score[, rank]``
-* qrels: ``qid, docid, rel`` (``rel`` as Float64)
+* run:   ``[_sys,] qid, docid, score[, rank]``: ``_sys`` numbers the ``by=`` systems
+  (see :class:`Canonical`; the user's key columns travel beside it in ``systems``);
+* qrels: ``qid, docid, rel`` (``rel`` as Float64).
 
-and qid/docid of one common dtype on both sides (Int64 when both sides hold integers,
-else String), so a run with int qids and qrels with str qids still joins.
+Identifier rule: qid and docid are compared as integers when both frames hold integers, and
+otherwise as strings (an integer as its decimal digits), so int 7 matches "7" but neither
+"007" nor " 7". When one frame holds integers and the other strings, or a system retrieved
+no judged document at all, an :class:`~trunc_accessor.warn.IdentifierWarning` says so.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
+
+from .warn import IdentifierWarning, warn
 
 QID_NAMES = ("qid", "query_id", "topic")
 # docno first: a PyTerrier result frame has both an internal int `docid` and the external
 # `docno`, and its qrels only `docno`; where both frames share a name, that one wins.
 DOCID_NAMES = ("docno", "docid", "doc_id")
 REL_NAMES = ("rel", "relevance", "label", "judgment")
+SYS = "_sys"  # the engine's system code column (never a user's name: see module doc)
 
 
 class InputError(ValueError):
-    """Bad input: names the frame, column, query or document at fault."""
+    """Bad input: names the frame, column, argument, query or document at fault."""
+
+
+class InputTypeError(InputError, TypeError):
+    """An argument of the wrong type (a ``TypeError`` and an :class:`InputError`)."""
 
 
 @dataclass(frozen=True)
@@ -41,10 +53,44 @@ class Columns:
     has_rank: bool
 
 
-def _names(frame) -> list[str]:
+# --------------------------------------------------------------------------- frames and names
+def _is_pandas(frame, kind: str = "DataFrame") -> bool:
+    """Is ``frame`` a pandas DataFrame (or, with ``kind="Series"``, a Series)?"""
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - pandas is a dependency
+        return False
+    return isinstance(frame, getattr(pd, kind))
+
+
+def check_frame(frame, label: str) -> None:
+    """A pandas or Polars DataFrame (or LazyFrame), else an :class:`InputTypeError`."""
+    if isinstance(frame, (pl.DataFrame, pl.LazyFrame)) or _is_pandas(frame):
+        return
+    kind = type(frame).__name__
+    hint = ""
+    if kind == "Series":
+        hint = " (a Series: turn it into a frame with .reset_index() or .to_frame())"
+    elif isinstance(frame, (dict, list, tuple)):
+        hint = f" (build one first, e.g. pandas.DataFrame({label}))"
+    raise InputTypeError(f"{label} must be a pandas or Polars DataFrame, not {kind}{hint}")
+
+
+def _names(frame, label: str = "frame") -> list[str]:
     if isinstance(frame, pl.LazyFrame):
         return list(frame.collect_schema().names())
-    return [str(c) for c in frame.columns]
+    if isinstance(frame, pl.DataFrame):
+        return list(frame.columns)
+    columns = frame.columns
+    if getattr(columns, "nlevels", 1) > 1:
+        raise InputError(f"{label} has MultiIndex columns: flatten them to one level of names")
+    names = list(columns)
+    seen: set = set()
+    for n in names:
+        if n in seen:
+            raise InputError(f"{label} has two columns named {n!r}: names must be unique")
+        seen.add(n)
+    return names
 
 
 def _pick(kind: str, names_a: Sequence[str], names_b: Sequence[str] | None,
@@ -68,78 +114,138 @@ def _pick(kind: str, names_a: Sequence[str], names_b: Sequence[str] | None,
     )
 
 
+def normalise_by(by) -> tuple[str, ...]:
+    """``by=`` as a tuple of distinct column names (a name, or a list/tuple of names)."""
+    if by is None:
+        return ()
+    if isinstance(by, str):
+        return (by,)
+    if not isinstance(by, (list, tuple)):
+        raise InputTypeError(
+            f"by= takes a column name or a list of column names, not {type(by).__name__}")
+    for b in by:
+        if not isinstance(b, str):
+            raise InputTypeError(f"by= takes column names (strings), not {b!r}")
+    for i, b in enumerate(by):
+        if b in by[:i]:
+            raise InputError(f"by= names column {b!r} twice")
+    return tuple(by)
+
+
+def _check_by_names(by: Sequence[str], names: Sequence[str], roles: Sequence[str]) -> None:
+    for b in by:
+        if b not in names:
+            raise InputError(f"by= names column {b!r}, which the run does not have; found {names}")
+        if b in roles:
+            raise InputError(f"by= column {b!r} is one of the run's qid/docid/score/rank columns")
+
+
 def resolve_columns(run, qrels, by: Sequence[str] = ()) -> Columns:
     """Find the qid/docid/score/rank/rel columns of a run and qrels (SPEC §1 aliases)."""
-    rn, qn = _names(run), _names(qrels)
+    check_frame(run, "run")
+    check_frame(qrels, "qrels")
+    rn, qn = _names(run, "run"), _names(qrels, "qrels")
     cols = Columns(
         run_qid=_pick("qid", rn, qn, QID_NAMES, "run", run),
         run_docid=_pick("docid", rn, qn, DOCID_NAMES, "run", run),
         qrels_qid=_pick("qid", qn, rn, QID_NAMES, "qrels", qrels),
         qrels_docid=_pick("docid", qn, rn, DOCID_NAMES, "qrels", qrels),
         rel=_pick("relevance", qn, None, REL_NAMES, "qrels", qrels),
-        by=tuple(by),
+        by=normalise_by(by),
         has_rank="rank" in rn,
     )
     if "score" not in rn:
         raise InputError(f"run has no 'score' column; found {rn}")
-    for b in cols.by:
-        if b not in rn:
-            raise InputError(f"by= names column {b!r}, which the run does not have; found {rn}")
-        if b in (cols.run_qid, cols.run_docid, "score", "rank"):
-            raise InputError(f"by= column {b!r} is one of the run's qid/docid/score/rank columns")
+    _check_by_names(cols.by, rn, (cols.run_qid, cols.run_docid, "score", "rank"))
     return cols
 
 
-def normalise_by(by) -> tuple[str, ...]:
-    if by is None:
-        return ()
-    if isinstance(by, str):
-        return (by,)
-    return tuple(by)
+def check_output_names(by: Sequence[str], qid_name: str, labels: Iterable[str]) -> None:
+    """The result holds the by… columns, the qid column and ``labels``: a by= column named
+    like one of the labels would be ambiguous (or overwritten), so it is an error."""
+    clash = sorted(set(by) & (set(labels) | {qid_name}))
+    if clash:
+        raise InputError(
+            f"by= column(s) {clash} have the name of output column(s) of this call; rename "
+            "them before evaluating (e.g. run.rename(columns={...}) in pandas, "
+            "run.rename({...}) in Polars)")
 
 
 # --------------------------------------------------------------------------- to Polars
-def to_polars(frame, columns: Sequence[str]) -> pl.DataFrame | pl.LazyFrame:
+def _describe_types(values) -> str:
+    kinds = sorted({type(v).__name__ for v in values if v is not None})
+    return ", ".join(kinds)
+
+
+def _pandas_column_error(sub, label: str, error: Exception) -> InputError:
+    """The column of a pandas frame that Arrow cannot convert, and why."""
+    for c in sub.columns:
+        try:
+            pl.from_pandas(sub[[c]], include_index=False)
+        except Exception:  # noqa: BLE001 - any conversion failure is reported below
+            col = sub[c]
+            if col.dtype == object:
+                return InputError(
+                    f"{label} column {c!r} holds values of several types "
+                    f"({_describe_types(col.head(100_000))}): give it one type, e.g. "
+                    f"{label}[{c!r}].astype(str)")
+            return InputError(f"{label} column {c!r} has an unsupported type {col.dtype}")
+    return InputError(f"{label} cannot be converted: {error}")
+
+
+def to_polars(frame, columns: Sequence[str], label: str = "frame") -> pl.DataFrame | pl.LazyFrame:
     """Select `columns` of a pandas or Polars frame as a Polars frame (never a view that
     could write back to the user's frame)."""
     if isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
         return frame.select(list(columns))
-    try:
-        import pandas as pd
-    except ImportError:  # pragma: no cover - pandas is a dependency
-        pd = None
-    if pd is not None and isinstance(frame, pd.DataFrame):
+    if _is_pandas(frame):
         sub = frame.loc[:, list(columns)]
-        return pl.from_pandas(sub, include_index=False)
-    raise InputError(f"expected a pandas or Polars DataFrame, got {type(frame).__name__}")
+        try:
+            return pl.from_pandas(sub, include_index=False)
+        except Exception as e:  # noqa: BLE001 - Arrow raises many kinds; we name the column
+            raise _pandas_column_error(sub, label, e) from None
+    raise InputTypeError(f"{label} must be a pandas or Polars DataFrame, not {type(frame).__name__}")
 
 
+# --------------------------------------------------------------------------- identifiers
 def _key_kind(dtype: pl.DataType, label: str) -> str:
+    """'int' (fits Int64), 'uint' (64-bit unsigned or wider), 'str' or 'null'."""
     if dtype.is_integer():
-        return "int"
-    if dtype in (pl.String, pl.Categorical) or isinstance(dtype, (pl.Categorical, pl.Enum)):
+        return "int" if dtype in (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16,
+                                  pl.UInt32) else "uint"
+    if dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum)):
         return "str"
     if dtype == pl.Null:
         return "null"
-    raise InputError(f"{label} must hold integers or strings, not {dtype}")
+    extra = ""
+    if dtype.is_float():
+        extra = (" (a pandas integer column with a missing value becomes float: fill or drop "
+                 "it, then .astype(int))")
+    raise InputError(f"{label} must hold integers or strings, not {dtype}{extra}")
 
 
 def key_dtype(*kinds: str) -> pl.DataType:
-    """The common dtype for keys of the given kinds: Int64 if all are integers, else String."""
+    """The common dtype of keys of the given kinds: Int64 if all are integers that fit it,
+    UInt64 if all are unsigned 64-bit, else String (integers as their decimal digits)."""
     real = [k for k in kinds if k != "null"]
-    return pl.Int64 if real and all(k == "int" for k in real) else pl.String
+    if real and all(k == "int" for k in real):
+        return pl.Int64
+    if real and all(k == "uint" for k in real):
+        return pl.UInt64
+    return pl.String
 
 
 def queries_series(queries) -> pl.Series | None:
     if queries is None:
         return None
     if isinstance(queries, (str, bytes)) or not isinstance(queries, Iterable):
-        raise InputError("queries= takes an iterable of qids, e.g. a list")
+        raise InputTypeError(f"queries= takes an iterable of qids, e.g. a list, not {queries!r}")
     values = list(queries)
     try:
         s = pl.Series("qid", values)
-    except (TypeError, pl.exceptions.PolarsError) as e:
-        raise InputError(f"queries= mixes qid types that cannot be compared: {e}") from None
+    except Exception:  # noqa: BLE001 - Polars raises several kinds for mixed lists
+        raise InputError(f"queries= mixes qid types that cannot be compared "
+                         f"({_describe_types(values)}): give every qid one type") from None
     return s
 
 
@@ -147,47 +253,111 @@ def queries_series(queries) -> pl.Series | None:
 class KeyTypes:
     qid: pl.DataType
     docid: pl.DataType
+    mismatch: tuple[str, ...] = ()  # "qid"/"docid" where one frame has ints, the other strs
 
 
 def key_types(run_schema: pl.Schema, qrels_schema: pl.Schema, cols: Columns,
               queries: pl.Series | None) -> KeyTypes:
-    kinds = [_key_kind(run_schema[cols.run_qid], f"run column {cols.run_qid!r}"),
-             _key_kind(qrels_schema[cols.qrels_qid], f"qrels column {cols.qrels_qid!r}")]
+    rq = _key_kind(run_schema[cols.run_qid], f"run column {cols.run_qid!r}")
+    qq = _key_kind(qrels_schema[cols.qrels_qid], f"qrels column {cols.qrels_qid!r}")
+    kinds = [rq, qq]
     if queries is not None and len(queries):
         kinds.append(_key_kind(queries.dtype, "queries="))
-    dkinds = [_key_kind(run_schema[cols.run_docid], f"run column {cols.run_docid!r}"),
-              _key_kind(qrels_schema[cols.qrels_docid], f"qrels column {cols.qrels_docid!r}")]
-    return KeyTypes(qid=key_dtype(*kinds), docid=key_dtype(*dkinds))
+    rd = _key_kind(run_schema[cols.run_docid], f"run column {cols.run_docid!r}")
+    qd = _key_kind(qrels_schema[cols.qrels_docid], f"qrels column {cols.qrels_docid!r}")
+    mismatch = tuple(name for name, a, b in (("qid", rq, qq), ("docid", rd, qd))
+                     if "null" not in (a, b) and (a == "str") != (b == "str"))
+    return KeyTypes(qid=key_dtype(*kinds), docid=key_dtype(rd, qd), mismatch=mismatch)
+
+
+# --------------------------------------------------------------------------- dtypes
+_UNSUPPORTED_KEY = (pl.List, pl.Array, pl.Struct, pl.Object)
+
+
+def _numeric(dtype: pl.DataType) -> bool:
+    return dtype.is_numeric() and dtype != pl.Boolean
 
 
 def check_schema(run_schema: pl.Schema, qrels_schema: pl.Schema, cols: Columns) -> None:
     """Checks that need only the dtypes (done at call time, also for LazyFrames)."""
-    if not run_schema["score"].is_numeric():
+    if not _numeric(run_schema["score"]):
         raise InputError(f"run column 'score' must be numeric, not {run_schema['score']}")
-    if cols.has_rank and not run_schema["rank"].is_numeric():
+    if cols.has_rank and not _numeric(run_schema["rank"]):
         raise InputError(f"run column 'rank' must be numeric, not {run_schema['rank']}")
     rel_dtype = qrels_schema[cols.rel]
-    if not (rel_dtype.is_numeric() or rel_dtype == pl.Boolean):
+    if not (_numeric(rel_dtype) or rel_dtype == pl.Boolean):
         raise InputError(
             f"qrels column {cols.rel!r} must hold numeric grades, not {rel_dtype}")
-
-
-def _first_row(frame: pl.DataFrame, mask: pl.Series) -> dict:
-    return frame.filter(mask).row(0, named=True)
+    for b in cols.by:
+        if isinstance(run_schema[b], _UNSUPPORTED_KEY) or run_schema[b] == pl.Object:
+            raise InputError(f"by= column {b!r} holds {run_schema[b]} values; a system key "
+                             "must be a scalar (string, number, boolean, date, …)")
 
 
 def _where(row: dict, keys: Sequence[str]) -> str:
     return ", ".join(f"{k}={row[k]!r}" for k in keys)
 
 
-def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
-              queries: pl.Series | None) -> tuple[pl.DataFrame, pl.DataFrame, pl.Series | None]:
-    """Validate the data and return canonical (run, qrels, queries) Polars frames."""
-    check_schema(run.schema, qrels.schema, cols)
-    kt = key_types(run.schema, qrels.schema, cols, queries)
-    by = list(cols.by)
+def _check_float_ids(frame: pl.DataFrame, column: str, label: str) -> None:
+    """A float id column: name its first missing value, else the float type itself."""
+    if not frame.schema[column].is_float():
+        return
+    bad = frame[column].is_null() | frame[column].is_nan()
+    if bad.any():
+        raise InputError(f"{label} column {column!r} has a missing value (row "
+                         f"{int(bad.arg_max())})")
 
-    run_exprs = [pl.col(b) for b in by] + [
+
+@dataclass(frozen=True)
+class Canonical:
+    """Validated, canonical frames for :func:`trunc_accessor.prepare.prepare`.
+
+    ``systems``: one row per distinct by… key (the user's columns, dtypes and values, nulls
+    included), row i being system code i of the run's ``_sys`` column; None without by=."""
+
+    run: pl.DataFrame
+    qrels: pl.DataFrame
+    queries: pl.Series | None
+    systems: pl.DataFrame | None
+    key_types: KeyTypes
+    cols: Columns
+
+
+def system_codes(run: pl.DataFrame, by: Sequence[str]) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Number the distinct by… keys 0, 1, … in sorted order (a null and a NaN are keys of
+    their own, sorted last, as pandas' ``groupby(dropna=False)``). Returns the run with a
+    ``_sys`` column instead of the by… columns (rows of a system keep their input order) and
+    the systems frame (by… columns, one row per code)."""
+    by = list(by)
+    run = run.sort(by, nulls_last=True, maintain_order=True)
+    changed = pl.any_horizontal([pl.col(b).ne_missing(pl.col(b).shift()) for b in by])
+    first = run.select((changed | (pl.int_range(pl.len()) == 0)).alias("first"))["first"]
+    code = first.cast(pl.Int64).cum_sum() - 1
+    systems = run.filter(first).select(by)
+    return run.with_columns(code.alias(SYS)).drop(by), systems
+
+
+def _row_label(row: dict, systems: pl.DataFrame | None, keys: Sequence[str]) -> str:
+    parts = []
+    if systems is not None and SYS in row:
+        parts.append(_where(systems.row(int(row[SYS]), named=True), systems.columns))
+    parts.append(_where(row, keys))
+    return ", ".join(parts)
+
+
+def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
+              queries: pl.Series | None) -> Canonical:
+    """Validate the data and return the canonical frames (module doc)."""
+    check_schema(run.schema, qrels.schema, cols)
+    for frame, label, names in ((run, "run", (cols.run_qid, cols.run_docid)),
+                                (qrels, "qrels", (cols.qrels_qid, cols.qrels_docid))):
+        for c in names:
+            _check_float_ids(frame, c, label)
+    kt = key_types(run.schema, qrels.schema, cols, queries)
+    if kt.mismatch:
+        warn(_mismatch_message(run.schema, qrels.schema, cols, kt), IdentifierWarning)
+
+    run_exprs = [pl.col(b) for b in cols.by] + [
         pl.col(cols.run_qid).cast(kt.qid).alias("qid"),
         pl.col(cols.run_docid).cast(kt.docid).alias("docid"),
         pl.col("score").cast(pl.Float64),
@@ -195,28 +365,37 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
     if cols.has_rank:
         run_exprs.append(pl.col("rank").cast(pl.Float64))
     r = run.select(run_exprs)
+    systems = None
+    if cols.by:
+        r, systems = system_codes(r, cols.by)
+    sys_keys = [SYS] if cols.by else []
 
-    where_keys = by + ["qid", "docid"]
     for col in ("qid", "docid"):
         bad = r[col].is_null()
         if bad.any():
-            row = _first_row(r, bad)
-            raise InputError(f"run column {col!r} has a missing value (row {_where(row, where_keys)})")
-    for col in ("score", "rank") if cols.has_rank else ("score",):
+            row = r.filter(bad).row(0, named=True)
+            raise InputError(f"run column {col!r} has a missing value (row "
+                             f"{_row_label(row, systems, ['qid', 'docid'])})")
+    checks = (("score", "missing or NaN"),) + ((("rank", "missing, NaN or infinite"),)
+                                               if cols.has_rank else ())
+    for col, what in checks:
         bad = r[col].is_null() | r[col].is_nan()
+        if col == "rank":
+            bad = bad | r[col].is_infinite()
         if bad.any():
-            row = _first_row(r, bad)
-            raise InputError(f"run column {col!r} is missing or NaN for {_where(row, where_keys)}")
+            row = r.filter(bad).row(0, named=True)
+            raise InputError(f"run column {col!r} is {what} for "
+                             f"{_row_label(row, systems, ['qid', 'docid'])}")
+    keys = [*sys_keys, "qid", "docid"]
     # a 64-bit hash of the keys first (3x cheaper); the exact check only if two collide
-    if r.height and r.select(pl.struct(where_keys).hash().n_unique()).item() < r.height:
-        dup = r.select(pl.struct(where_keys).is_duplicated()).to_series()
-    else:
-        dup = pl.Series([False])
-    if dup.any():
-        row = _first_row(r, dup)
-        raise InputError(
-            f"document {row['docid']!r} appears twice in the ranking of "
-            f"{_where(row, by + ['qid'])}: each document may be retrieved once per query")
+    if r.height and r.select(pl.struct(keys).hash().n_unique()).item() < r.height:
+        dup = r.select(pl.struct(keys).is_duplicated()).to_series()
+        if dup.any():
+            row = r.filter(dup).row(0, named=True)
+            raise InputError(
+                f"document {row['docid']!r} appears twice in the ranking of "
+                f"{_row_label(row, systems, ['qid'])}: each document may be retrieved once "
+                "per query")
 
     q = qrels.select(
         pl.col(cols.qrels_qid).cast(kt.qid).alias("qid"),
@@ -227,15 +406,15 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
         bad = q[col].is_null()
         if bad.any():
             raise InputError(f"qrels column {col!r} has a missing value "
-                             f"(row {_where(_first_row(q, bad), ['qid', 'docid'])})")
-    bad = q["rel"].is_null() | q["rel"].is_nan()
+                             f"(row {_where(q.filter(bad).row(0, named=True), ['qid', 'docid'])})")
+    bad = q["rel"].is_null() | q["rel"].is_nan() | q["rel"].is_infinite()
     if bad.any():
-        raise InputError(f"qrels grade is missing or NaN for "
-                         f"{_where(_first_row(q, bad), ['qid', 'docid'])}")
+        raise InputError(f"qrels grade is missing, NaN or infinite for "
+                         f"{_where(q.filter(bad).row(0, named=True), ['qid', 'docid'])}")
     q = q.unique(maintain_order=True)
     conflict = q.select(pl.struct("qid", "docid").is_duplicated()).to_series()
     if conflict.any():
-        row = _first_row(q, conflict)
+        row = q.filter(conflict).row(0, named=True)
         grades = q.filter((pl.col("qid") == row["qid"]) & (pl.col("docid") == row["docid"]))["rel"]
         raise InputError(
             f"qrels give document {row['docid']!r} of qid {row['qid']!r} conflicting grades "
@@ -245,37 +424,48 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
     if queries is not None:
         try:
             qs = queries.cast(kt.qid, strict=True).alias("qid")
-        except pl.exceptions.PolarsError:
+        except Exception:  # noqa: BLE001 - Polars' cast errors vary by version
             raise InputError(f"queries= holds values that are not {kt.qid} qids") from None
         if qs.is_null().any():
             raise InputError("queries= holds a missing qid")
-    return r, q, qs
+    return Canonical(run=r, qrels=q, queries=qs, systems=systems, key_types=kt, cols=cols)
+
+
+def _mismatch_message(run_schema, qrels_schema, cols: Columns, kt: KeyTypes) -> str:
+    parts = []
+    for name in kt.mismatch:
+        rc = cols.run_qid if name == "qid" else cols.run_docid
+        qc = cols.qrels_qid if name == "qid" else cols.qrels_docid
+        parts.append(f"run column {rc!r} is {run_schema[rc]} but qrels column {qc!r} is "
+                     f"{qrels_schema[qc]}")
+    return ("; ".join(parts) + ": they are compared as strings (an integer as its decimal "
+            "digits), so 7 matches '7' but not '007' or ' 7'. Give both frames the same type "
+            "to silence this warning.")
 
 
 # --------------------------------------------------------------------------- back out
-def result_pandas(keys: pl.DataFrame, values: dict[str, np.ndarray], qid_name: str,
-                  by: Sequence[str], single: bool):
-    """Per-query values as pandas: a Series (one metric) or DataFrame, indexed by qid or by
-    (by…, qid). Undefined values are NaN."""
+def result_pandas(keys: pl.DataFrame, values: dict[str, np.ndarray], single: bool):
+    """Per-query values as pandas: a Series (one metric) or DataFrame, indexed by the key
+    columns of ``keys`` (qid, or by…, qid). Undefined values are NaN."""
     import pandas as pd
 
-    names = list(by) + [qid_name]
-    arrays = [keys[b].to_list() for b in by] + [keys["qid"].to_list()]
-    if by:
+    names = list(keys.columns)
+    arrays = [keys[c].to_list() for c in names]
+    if len(names) > 1:
         index = pd.MultiIndex.from_arrays(arrays, names=names)
     else:
-        index = pd.Index(arrays[0], name=qid_name)
+        index = pd.Index(arrays[0], name=names[0], dtype=object if not arrays[0] else None)
     if single:
         (label, v), = values.items()
-        return pd.Series(v, index=index, name=label)
-    return pd.DataFrame(values, index=index)
+        return pd.Series(v, index=index, name=label, dtype=np.float64)
+    return pd.DataFrame({k: np.asarray(v, dtype=np.float64) for k, v in values.items()},
+                        index=index, columns=list(values))
 
 
-def result_polars(keys: pl.DataFrame, values: dict[str, np.ndarray], qid_name: str) -> pl.DataFrame:
+def result_polars(keys: pl.DataFrame, values: dict[str, np.ndarray]) -> pl.DataFrame:
     """Per-query values as Polars: the key columns and one Float64 column per metric; an
     undefined value is null."""
-    out = keys.rename({"qid": qid_name}) if qid_name != "qid" else keys
-    return out.with_columns(
+    return keys.with_columns(
         [pl.Series(label, v, dtype=pl.Float64).fill_nan(None) for label, v in values.items()]
     )
 
@@ -286,6 +476,34 @@ def result_schema(run_schema: pl.Schema, cols: Columns, kt: KeyTypes, labels: Se
     for label in labels:
         schema[label] = pl.Float64
     return schema
+
+
+# --------------------------------------------------------------------------- plain lists
+def number_list(values, name: str, *, missing: bool = False, finite: bool = True) -> np.ndarray:
+    """A list (or 1-d array) of real numbers as float64; ``missing``: None/NaN allowed (as
+    NaN); ``finite``: ±inf rejected. Errors name the argument and the position at fault."""
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise InputTypeError(f"{name} must be a list of numbers, not {type(values).__name__}")
+    arr = values if isinstance(values, np.ndarray) else None
+    if arr is None or arr.dtype.kind not in "iuf" or arr.ndim != 1:
+        items = list(values)
+        for i, x in enumerate(items):
+            if x is None and missing:
+                continue
+            if isinstance(x, (bool, np.bool_)) or not isinstance(
+                    x, (int, float, np.integer, np.floating)):
+                what = "a number" + (" or None" if missing else "")
+                raise InputError(f"{name}[{i}] must be {what}, not {x!r}")
+        arr = np.array([np.nan if x is None else float(x) for x in items], dtype=np.float64)
+    arr = arr.astype(np.float64)
+    bad = np.zeros(len(arr), dtype=bool) if missing else np.isnan(arr)
+    if finite:
+        bad |= np.isinf(arr)
+    if bad.any():
+        i = int(np.argmax(bad))
+        allowed = "finite numbers" + (" or None/NaN (unjudged)" if missing else "")
+        raise InputError(f"{name}[{i}] is {arr[i]!r}: {name} must hold {allowed}")
+    return arr
 
 
 # --------------------------------------------------------------------------- truncation inputs
@@ -303,58 +521,88 @@ class RunColumns:
 
 def resolve_run_columns(run, by=None) -> RunColumns:
     """The qid/docid/score/rank/by columns of a run on its own (no qrels to match)."""
-    names = _names(run)
+    check_frame(run, "run")
+    names = _names(run, "run")
     by = normalise_by(by)
     cols = RunColumns(qid=_pick("qid", names, None, QID_NAMES, "run", run),
                       docid=_pick("docid", names, None, DOCID_NAMES, "run", run),
                       by=by, has_rank="rank" in names)
     if "score" not in names:
         raise InputError(f"run has no 'score' column; found {names}")
-    for b in by:
-        if b not in names:
-            raise InputError(f"by= names column {b!r}, which the run does not have; found {names}")
+    _check_by_names(by, names, (cols.qid, cols.docid, "score", "rank"))
     return cols
 
 
-def depth_argument(depth, cols: RunColumns, run_schema: pl.Schema):
+def check_run_schema(schema: pl.Schema, cols: RunColumns) -> None:
+    """The dtypes ``truncate``/``truncate_at`` order by: a numeric score (and rank)."""
+    if not _numeric(schema["score"]):
+        raise InputError(f"run column 'score' must be numeric, not {schema['score']}")
+    if cols.has_rank and not _numeric(schema["rank"]):
+        raise InputError(f"run column 'rank' must be numeric, not {schema['rank']}")
+    for b in cols.by:
+        if isinstance(schema[b], _UNSUPPORTED_KEY) or schema[b] == pl.Object:
+            raise InputError(f"by= column {b!r} holds {schema[b]} values; a system key "
+                             "must be a scalar (string, number, boolean, date, …)")
+
+
+def fresh_name(names: Iterable[str], base: str) -> str:
+    """A column name not in ``names`` (for the engine's working columns on a user's frame)."""
+    taken = set(names)
+    name = base
+    while name in taken:
+        name = "_" + name
+    return name
+
+
+def whole_number(value, name: str, minimum: int = 0) -> int:
+    """A whole number ≥ ``minimum`` (an int, or a float with an integral value), else an
+    error naming ``name``."""
+    ok = (isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))) or (
+        isinstance(value, (float, np.floating)) and np.isfinite(value) and value == int(value))
+    if not ok or value < minimum:
+        raise InputError(f"{name} must be a whole number ≥ {minimum}, not {value!r}")
+    return int(value)
+
+
+def depth_argument(depth, cols: RunColumns, run_schema: pl.Schema, column: str):
     """``truncate``'s k: a whole number ≥ 0, or per-ranking depths as a pandas Series indexed
     by qid (or by…, qid) or a Polars frame with those key columns and a ``depth`` column
-    (what ``optimal_cutoff`` returns). Returns an int or a Polars frame (keys, __depth)."""
+    (what ``optimal_cutoff`` returns). Returns an int or a Polars frame (keys, ``column``)."""
     keys = [*cols.by, cols.qid]
-    if isinstance(depth, (int, np.integer)) and not isinstance(depth, bool):
-        if depth < 0:
-            raise InputError(f"truncate: k must be ≥ 0, not {depth}")
-        return int(depth)
-    try:
-        import pandas as pd
-    except ImportError:  # pragma: no cover
-        pd = None
-    if pd is not None and isinstance(depth, pd.Series):
-        names = [n for n in depth.index.names]
+    if isinstance(depth, (int, float, np.number)):
+        return whole_number(depth, "truncate: k")
+    if _is_pandas(depth):
+        frame = pl.from_pandas(depth.reset_index() if depth.index.names != [None] else depth)
+    elif _is_pandas(depth, "Series"):
+        names = list(depth.index.names)
         if names != keys:
             raise InputError(f"truncate: the depths' index must be {keys}, not {names}")
         frame = pl.from_pandas(depth.rename("depth").reset_index())
-    elif pd is not None and isinstance(depth, pd.DataFrame):
-        frame = pl.from_pandas(depth.reset_index() if depth.index.names != [None] else depth)
     elif isinstance(depth, pl.LazyFrame):
         frame = depth.collect()
     elif isinstance(depth, pl.DataFrame):
         frame = depth
     else:
-        raise InputError("truncate: k must be a whole number or per-query depths "
-                         f"(a Series indexed by {keys}, or a frame with {keys} and 'depth'), "
-                         f"not {type(depth).__name__}")
+        raise InputTypeError("truncate: k must be a whole number or per-query depths "
+                             f"(a Series indexed by {keys}, or a frame with {keys} and 'depth'), "
+                             f"not {type(depth).__name__}")
     missing = [c for c in [*keys, "depth"] if c not in frame.columns]
     if missing:
         raise InputError(f"truncate: the per-query depths lack column(s) {missing}")
-    frame = frame.select(
-        [pl.col(k).cast(run_schema[k]) for k in keys]
-        + [pl.col("depth").cast(pl.Float64)])
+    if not (_numeric(frame.schema["depth"]) or frame.schema["depth"] == pl.Null):
+        raise InputError(f"truncate: the depths must be numbers, not {frame.schema['depth']}")
+    try:
+        frame = frame.select(
+            [pl.col(k).cast(run_schema[k]) for k in keys] + [pl.col("depth").cast(pl.Float64)])
+    except Exception:  # noqa: BLE001 - Polars' cast errors vary by version
+        raise InputError(f"truncate: the depths' key columns {keys} do not have the run's types "
+                         f"{[run_schema[k] for k in keys]}") from None
     bad = frame.filter(pl.col("depth").is_not_null() & ~pl.col("depth").is_nan()
-                       & ((pl.col("depth") < 0) | (pl.col("depth") != pl.col("depth").round())))
+                       & ((pl.col("depth") < 0) | (pl.col("depth") != pl.col("depth").round())
+                          | pl.col("depth").is_infinite()))
     if bad.height:
         raise InputError(f"truncate: depth {bad['depth'][0]} for {bad.row(0, named=True)} is "
                          "not a whole number ≥ 0")
     if frame.select(pl.struct(keys).is_duplicated().any()).item():
         raise InputError(f"truncate: the per-query depths name a ranking twice ({keys})")
-    return frame.select(*keys, pl.col("depth").fill_nan(None).cast(pl.Int64).alias("__depth"))
+    return frame.select(*keys, pl.col("depth").fill_nan(None).cast(pl.Int64).alias(column))

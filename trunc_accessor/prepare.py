@@ -16,12 +16,14 @@ Kernels never see a frame: they read a :class:`Prepared`.
 """
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 import polars as pl
+
+from .frames import SYS, InputError, number_list, whole_number
+from .warn import DroppedQueriesWarning, EmptyResultWarning, IdentifierWarning, warn
 
 TIES = ("average", "first", "trec_eval", "trec_eval9")
 
@@ -205,22 +207,38 @@ def build(keys: pl.DataFrame, seg_q: np.ndarray, seg: np.ndarray, grade: np.ndar
                     q_grades=q_grades, max_grade=max_grade, ties=ties)
 
 
-def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, by=(), queries: pl.Series | None = None,
-            ties: str = "average") -> Prepared:
-    """Prepare canonical frames (``*by, qid, docid, score[, rank]`` and ``qid, docid, rel``)."""
+def empty(keys: pl.DataFrame, ties: str) -> Prepared:
+    """A preparation with no ranking (nothing to score): every kernel answers nothing."""
+    z = np.zeros(0, dtype=np.int64)
+    return build(keys.clear(), z, z, np.zeros(0), None, np.zeros(1, dtype=np.int64),
+                 np.zeros(0), 0.0, ties)
+
+
+def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, systems: pl.DataFrame | None = None,
+            queries: pl.Series | None = None, ties: str = "average",
+            qid_name: str = "qid") -> Prepared:
+    """Prepare canonical frames (``[_sys,] qid, docid, score[, rank]`` and ``qid, docid,
+    rel``; see :mod:`trunc_accessor.frames`). ``systems``: the user's by… columns, row i
+    for system code i; the keys of the result are those columns and ``qid_name``."""
     check_ties(ties)
-    by = list(by)
+    by = [SYS] if systems is not None else []
 
     # which qids are scored (SPEC §4)
     scored = qrels.select("qid")
     if queries is not None and len(queries):
         scored = pl.concat([scored, queries.to_frame("qid").cast(scored.schema)])
     scored = scored.unique().sort("qid").with_row_index("_q")
+    no_qid = pl.Series(qid_name, [], dtype=scored.schema["qid"])
+    key_frame = systems.clear().with_columns(no_qid) if systems is not None else no_qid.to_frame()
     if scored.height == 0:
-        raise ValueError("nothing to score: the qrels are empty and queries= names no qid")
+        warn("nothing to score: the qrels are empty and queries= names no qid, so the result "
+             "is empty", EmptyResultWarning)
+        return empty(key_frame, ties)
+    if systems is not None and systems.height == 0:
+        warn("nothing to score: the run is empty and by= finds no system in it, so the result "
+             "is empty", EmptyResultWarning)
+        return empty(key_frame, ties)
 
-    # every (by…) group of the run, even one that answered only unjudged qids
-    systems = run.select(by).unique().sort(by) if by else None
     run = run.join(scored, on="qid", how="left", maintain_order="left")
     dropped = run.filter(pl.col("_q").is_null())
     if dropped.height:
@@ -230,19 +248,17 @@ def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, by=(), queries: pl.Series
                 f"no qid of the run is in the qrels or queries= (run qids such as "
                 f"{dropped['qid'][0]!r}; qrels qids such as {scored['qid'][0]!r}): check "
                 f"that both name the same topics")
-        warnings.warn(
-            f"{n_drop} run qid(s) with no judgments and not in queries= were dropped "
-            f"({dropped.height} rows), e.g. {dropped['qid'][0]!r}", UserWarning, stacklevel=4)
+        warn(f"{n_drop} run qid(s) with no judgments and not in queries= were dropped "
+             f"({dropped.height} rows), e.g. {dropped['qid'][0]!r}", DroppedQueriesWarning)
         run = run.filter(pl.col("_q").is_not_null())
 
-    # segments: every (by…) group present in the run × every scored qid
+    # segments: every system × every scored qid, system-major (segment = sys·Q + q)
+    n_q = scored.height
+    n_sys = systems.height if systems is not None else 1
+    seg_expr = pl.col("_q").cast(pl.Int64)
     if by:
-        segments = systems.join(scored, how="cross")
-    else:
-        segments = scored
-    segments = segments.with_row_index("_seg")
-    run = run.join(segments.select([*by, "qid", "_seg"]), on=[*by, "qid"], how="left",
-                   maintain_order="left")
+        seg_expr = pl.col(SYS).cast(pl.Int64) * n_q + seg_expr
+    run = run.with_columns(seg_expr.alias("_seg"))
 
     # order (SPEC §2)
     if ties in ("trec_eval", "trec_eval9"):
@@ -263,15 +279,56 @@ def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, by=(), queries: pl.Series
     score = run["score"].to_numpy().astype(np.float64, copy=False)
 
     q = qrels.join(scored, on="qid", how="inner").sort("_q")
-    q_counts = np.bincount(q["_q"].to_numpy().astype(np.int64), minlength=scored.height)
-    q_offsets = np.zeros(scored.height + 1, dtype=np.int64)
+    q_counts = np.bincount(q["_q"].to_numpy().astype(np.int64), minlength=n_q)
+    q_offsets = np.zeros(n_q + 1, dtype=np.int64)
     np.cumsum(q_counts, out=q_offsets[1:])
     q_grades = q["rel"].to_numpy().astype(np.float64, copy=False)
     max_grade = float(qrels["rel"].max()) if qrels.height else 0.0
+    _warn_nothing_judged(seg, grade, q_counts, n_q, n_sys, systems, run)
 
-    keys = segments.select([*by, "qid"])
-    seg_q = segments["_q"].to_numpy().astype(np.int64, copy=False)
+    seg_sys = np.repeat(np.arange(n_sys, dtype=np.int64), n_q)
+    seg_q = np.tile(np.arange(n_q, dtype=np.int64), n_sys)
+    qids = scored["qid"].gather(pl.Series(seg_q)).rename(qid_name)
+    keys = (systems[seg_sys].with_columns(qids) if systems is not None else qids.to_frame())
     return build(keys, seg_q, seg, grade, score, q_offsets, q_grades, max_grade, ties)
+
+
+def _warn_nothing_judged(seg, grade, q_counts, n_q, n_sys, systems, run) -> None:
+    """Warn when a system answered judged queries but none of its documents is judged: the
+    ids of the run and the qrels probably do not match (SPEC §1)."""
+    if not len(seg):
+        return
+    sys_of_row = seg // n_q
+    judged_rows = np.bincount(sys_of_row, weights=~np.isnan(grade), minlength=n_sys)
+    judged_queries = np.bincount(sys_of_row, weights=q_counts[seg % n_q] > 0, minlength=n_sys)
+    blind = np.flatnonzero((judged_rows == 0) & (judged_queries > 0))
+    if not blind.size:
+        return
+    if systems is not None:
+        names = [", ".join(f"{k}={v!r}" for k, v in systems.row(int(i), named=True).items())
+                 for i in blind[:3]]
+        who = "system(s) " + "; ".join(names) + (f" and {blind.size - 3} more" if blind.size > 3
+                                                  else "")
+    else:
+        who = "the run"
+    rows = np.flatnonzero(sys_of_row == blind[0])
+    example = run.row(int(rows[0]), named=True)
+    docids = run["docid"].gather(pl.Series(rows[:1000]))
+    hints = []
+    if docids.dtype == pl.String:
+        if (docids.str.strip_chars() != docids).any():
+            hints.append("docids with leading or trailing whitespace")
+        if docids.str.contains(r"^0\d").any():
+            hints.append("docids with leading zeros")
+    hints.append("docid types or formats that differ between the run and the qrels")
+    hints.append("a qrels file for another collection")
+    warn(f"{who} retrieved documents for judged queries, but not one of them is in the qrels "
+         f"(e.g. docid {example['docid']!r} for qid {example['qid']!r}): every value will be "
+         f"as if nothing relevant was found. Likely causes: {', '.join(hints)}.",
+         IdentifierWarning)
+
+
+MAX_SINGLE_R = 10 ** 7  # relevant documents outside a single ranking that R= may add
 
 
 def prepare_single(grades, scores=None, *, qrels_grades=None, R=None, relevance_level=1.0,
@@ -281,27 +338,34 @@ def prepare_single(grades, scores=None, *, qrels_grades=None, R=None, relevance_
     ``scores`` (optional, non-increasing) mark ties: equal adjacent scores form a tie group.
     The query's judged grades are ``qrels_grades`` if given, else the judged grades of the
     ranking plus, when ``R`` is given, enough documents of grade ``relevance_level`` outside
-    the ranking to make R relevant documents.
+    the ranking to make R relevant documents (at most 10^7: they are materialised).
     """
     check_ties(ties)
-    g = np.array([np.nan if x is None else x for x in grades], dtype=np.float64)
+    g = number_list(grades, "grades", missing=True)
     if scores is not None:
-        s = np.asarray(scores, dtype=np.float64)
+        s = number_list(scores, "scores", finite=False)
         if s.shape != g.shape:
-            raise ValueError(f"scores has {len(s)} values for {len(g)} grades")
+            raise InputError(f"scores has {len(s)} values for {len(g)} grades")
         if np.any(np.diff(s) > 0):
-            raise ValueError("scores must be non-increasing: the list is the ranking, best first")
+            raise InputError("scores must be non-increasing: the list is the ranking, best first")
     else:
         s = np.arange(len(g), 0, -1, dtype=np.float64)
+    if qrels_grades is not None and R is not None:
+        raise InputError("give R or qrels_grades, not both (R counts the relevant documents "
+                         "of qrels_grades)")
     if qrels_grades is not None:
-        judged = np.asarray(qrels_grades, dtype=np.float64)
+        judged = number_list(qrels_grades, "qrels_grades")
     else:
         judged = g[~np.isnan(g)]
         if R is not None:
+            R = whole_number(R, "R")
             have = int(np.sum(judged >= relevance_level))
             if R < have:
-                raise ValueError(f"R={R} but the ranking already holds {have} relevant documents")
-            judged = np.concatenate([judged, np.full(int(R) - have, float(relevance_level))])
+                raise InputError(f"R={R} but the ranking already holds {have} relevant documents")
+            if R - have > MAX_SINGLE_R:
+                raise InputError(f"R={R}: at most {MAX_SINGLE_R:,} relevant documents outside "
+                                 "the ranking can be added (each is materialised)")
+            judged = np.concatenate([judged, np.full(R - have, float(relevance_level))])
     n = len(g)
     keys = pl.DataFrame({"qid": [0]})
     return build(keys, np.zeros(1, dtype=np.int64), np.zeros(n, dtype=np.int64), g, s,

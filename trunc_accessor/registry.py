@@ -14,64 +14,112 @@ from __future__ import annotations
 import ast
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from .frames import InputError
 from .prepare import Prepared
 
 # --------------------------------------------------------------------------- parameters
+# A check takes a value and returns it normalised, or raises a ValueError whose message
+# starts with "must" (the caller puts the parameter's name in front: "depth must be …").
+
+MAX_CUTOFF = 2 ** 53  # cut-offs and depths beyond this are not exact as floats
+
+
+class ParameterError(InputError):
+    """A parameter outside its domain; the message names the parameter and the range."""
+
+
+def is_real(x) -> bool:
+    """A real number (not a bool, complex or string)."""
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(
+        x, (bool, np.bool_))
 
 
 def check_k(k):
-    """A rank cut-off: None (the whole ranking) or an integer ≥ 1."""
+    """A rank cut-off or depth: None (the whole ranking) or a whole number in [1, 2^53]."""
     if k is None:
         return None
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer, float)) or k != int(k):
-        raise ValueError(f"k must be a whole number ≥ 1 or None, not {k!r}")
+    if not is_real(k) or not math.isfinite(k) or k != int(k):
+        raise ValueError(f"must be a whole number ≥ 1 or None, not {k!r}")
     if k < 1:
-        raise ValueError(f"k must be ≥ 1 (a cut-off of {k} ranks nothing), not {k!r}")
+        raise ValueError(f"must be ≥ 1 (a cut-off of {k} ranks nothing), not {k!r}")
+    if k > MAX_CUTOFF:
+        raise ValueError(f"must be at most 2**53 (or None for no cut-off), not {k!r}")
     return int(k)
 
 
 def check_p(p):
     """A persistence probability strictly between 0 and 1."""
-    if isinstance(p, bool) or not isinstance(p, (int, float, np.floating)) or not 0 < p < 1:
-        raise ValueError(f"p must be a number in the open interval (0, 1), not {p!r}")
+    if not is_real(p) or not 0 < p < 1:
+        raise ValueError(f"must be a number in the open interval (0, 1), not {p!r}")
     return float(p)
 
 
 def check_bool(b):
     if not isinstance(b, (bool, np.bool_)):
-        raise ValueError(f"expected True or False, not {b!r}")
+        raise ValueError(f"must be True or False, not {b!r}")
     return bool(b)
 
 
 def check_positive_or_none(x):
     if x is None:
         return None
-    if isinstance(x, bool) or not isinstance(x, (int, float, np.number)) or not x > 0:
-        raise ValueError(f"expected a positive number or None, not {x!r}")
+    if not is_real(x) or not math.isfinite(x) or not x > 0:
+        raise ValueError(f"must be a finite number > 0 or None, not {x!r}")
+    return float(x)
+
+
+def check_nonnegative(x):
+    """A finite number ≥ 0 (an effort e: 0 gives the metric without effort)."""
+    if not is_real(x) or not math.isfinite(x) or x < 0:
+        raise ValueError(f"must be a finite number ≥ 0, not {x!r}")
     return float(x)
 
 
 def check_gains(g):
-    """nDCG gains: None (gain = grade), "exponential" (2^g − 1), or a mapping grade → gain."""
-    if g is None or g == "exponential":
+    """nDCG gains: None (gain = grade), "exponential" (2^g − 1), or a mapping grade → gain
+    of finite numbers."""
+    if g is None or (isinstance(g, str) and g == "exponential"):
         return g
-    if g == "linear":
+    if isinstance(g, str) and g == "linear":
         return None
     if isinstance(g, Mapping):
         out = {}
         for key, value in g.items():
             try:
-                out[float(key)] = float(value)
+                pair = float(key), float(value)
             except (TypeError, ValueError):
-                raise ValueError(f"gains= maps grade {key!r} to {value!r}: both must be numbers") from None
+                pair = None
+            if pair is None or isinstance(key, bool) or isinstance(value, bool) \
+                    or not all(math.isfinite(v) for v in pair):
+                raise ValueError(f"must map grades to gains, both finite numbers; grade {key!r} "
+                                 f"maps to {value!r}")
+            out[pair[0]] = pair[1]
         return tuple(sorted(out.items()))
-    raise ValueError(f"gains= must be None, 'exponential' or a mapping grade → gain, not {g!r}")
+    raise ValueError(f"must be None, 'exponential' or a mapping grade → gain, not {g!r}")
+
+
+def check_level(level) -> float:
+    """relevance_level: a finite number > 0. Grades at or above it are relevant; an
+    unjudged document counts as grade 0, so it is never relevant."""
+    if not is_real(level) or not math.isfinite(level) or level <= 0:
+        raise ParameterError(
+            f"relevance_level must be a finite number > 0 (grades ≥ it are relevant; unjudged "
+            f"documents count as grade 0 and are never relevant), not {level!r}")
+    return float(level)
+
+
+def checked(name: str, check: Callable[[Any], Any], value):
+    """``check(value)``, its error message prefixed with the parameter's name."""
+    try:
+        return check(value)
+    except ValueError as e:
+        raise ParameterError(f"{name} {e}") from None
 
 
 @dataclass(frozen=True)
@@ -101,16 +149,13 @@ class Metric:
         known = {p.name: p for p in self.params}
         for name in params:
             if name not in known:
-                raise ValueError(
+                raise ParameterError(
                     f"{self.name} takes no parameter {name!r}; its parameters are "
                     f"{[p.name for p in self.params] or 'none'}")
         bound = {}
         for p in self.params:
             value = params.get(p.name, p.default)
-            try:
-                bound[p.name] = p.check(value)
-            except ValueError as e:
-                raise ValueError(f"{self.name}: {p.name}: {e}") from None
+            bound[p.name] = checked(f"{self.name}: {p.name}", p.check, value)
         return Measure(self, tuple(bound.items()))
 
 
@@ -179,23 +224,31 @@ def get_metric(name: str) -> Metric:
     try:
         return REGISTRY[_ALIASES[name.lower()]]
     except KeyError:
-        raise ValueError(f"unknown metric {name!r}; known: {sorted(REGISTRY)}") from None
+        raise ParameterError(f"unknown metric {name!r}; known: {sorted(REGISTRY)}") from None
 
 
 _STRING_FORM = re.compile(r"^\s*([A-Za-z_][\w\-]*)\s*(?:@\s*([^\s(]+))?\s*(?:\((.*)\))?\s*$")
 
 
 def parse(spec) -> Measure:
-    """A Measure from ``"ndcg@10"``, ``"rbp(p=0.5)"``, ``("ndcg", {"k": 10})`` or a Measure."""
+    """A Measure from ``"ndcg@10"``, ``"rbp(p=0.5)"``, ``("ndcg", {"k": 10})`` or a Measure.
+
+    A parameter may be given once: ``"rbp(p=0.5,p=0.8)"`` and ``"precision@10(k=5)"`` are
+    errors."""
     if isinstance(spec, Measure):
         return spec
     if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[1], Mapping):
-        return get_metric(spec[0]).measure(**spec[1])
+        name, params = spec
+        if not isinstance(name, str) or not all(isinstance(p, str) for p in params):
+            raise ParameterError(f"a (name, params) metric pair takes a string name and "
+                                 f"string parameter names, not {spec!r}")
+        return get_metric(name).measure(**params)
     if not isinstance(spec, str):
-        raise ValueError(f"a metric is a string like 'ndcg@10' or a (name, params) pair, not {spec!r}")
+        raise ParameterError(
+            f"a metric is a string like 'ndcg@10' or a (name, params) pair, not {spec!r}")
     m = _STRING_FORM.match(spec)
     if not m:
-        raise ValueError(f"cannot parse metric {spec!r}; write e.g. 'ndcg@10' or 'rbp(p=0.5)'")
+        raise ParameterError(f"cannot parse metric {spec!r}; write e.g. 'ndcg@10' or 'rbp(p=0.5)'")
     name, at, inner = m.groups()
     metric = get_metric(name)
     params: dict[str, Any] = {}
@@ -203,22 +256,30 @@ def parse(spec) -> Measure:
         try:
             params["k"] = _literal(at)
         except ValueError:
-            raise ValueError(f"in {spec!r}: the cut-off after @ must be a number") from None
+            raise ParameterError(f"in {spec!r}: the cut-off after @ must be a number") from None
     if inner and inner.strip():
-        bad = ValueError(f"in {spec!r}: parameters are written name=value, e.g. 'rbp(p=0.5)'")
+        bad = ParameterError(f"in {spec!r}: parameters are written name=value, e.g. 'rbp(p=0.5)'")
         try:
             call = ast.parse(f"f({inner})", mode="eval").body
-        except SyntaxError:
+        except SyntaxError as e:
+            repeated = re.search(r"keyword argument repeated: (\w+)", str(e))
+            if repeated:
+                raise ParameterError(f"in {spec!r}: {repeated.group(1)} is given twice") from None
+            raise bad from None
+        except (RecursionError, MemoryError, ValueError):
             raise bad from None
         if not isinstance(call, ast.Call) or call.args or any(kw.arg is None for kw in call.keywords):
             raise bad
         for kw in call.keywords:
+            if kw.arg in params:
+                raise ParameterError(
+                    f"in {spec!r}: {kw.arg} is given twice (as @{at} and as {kw.arg}=)")
             if isinstance(kw.value, ast.Name):  # a bare word: gains=exponential
                 params[kw.arg] = kw.value.id
                 continue
             try:
                 params[kw.arg] = ast.literal_eval(kw.value)
-            except ValueError:
+            except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
                 raise bad from None
     return metric.measure(**params)
 
@@ -240,23 +301,24 @@ def evaluate_prepared(prep: Prepared, measures, relevance_level: float = 1) -> d
     for m in measures:
         if m.label in out:
             continue
+        if prep.n_segments == 0:  # nothing to score: no kernel runs
+            out[m.label] = np.zeros(0)
+            continue
         out[m.label] = np.asarray(m.compute(prep, level), dtype=np.float64)
     return out
 
 
-def check_level(level) -> float:
-    if isinstance(level, bool) or not isinstance(level, (int, float, np.number)) or not math.isfinite(level):
-        raise ValueError(f"relevance_level must be a number, not {level!r}")
-    return float(level)
-
-
 def parse_all(metrics) -> list[Measure]:
+    """Measures from one metric spec or a list/tuple of them (see :func:`parse`)."""
     if isinstance(metrics, (str, Measure)) or (isinstance(metrics, tuple) and len(metrics) == 2
                                                 and isinstance(metrics[1], Mapping)):
         metrics = [metrics]
+    if isinstance(metrics, (Mapping, bytes)) or not isinstance(metrics, Iterable):
+        raise ParameterError(f"metrics must be a metric string or a list of them (e.g. "
+                             f"['ndcg@10', 'ap']), not {type(metrics).__name__}")
     measures = [parse(m) for m in metrics]
     if not measures:
-        raise ValueError("evaluate needs at least one metric")
+        raise ParameterError("evaluate needs at least one metric")
     return measures
 
 

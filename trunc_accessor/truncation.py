@@ -9,23 +9,38 @@ value at each cut-off stays the exact mean over the orders of the groups it keep
 """
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
 
+from .frames import InputError
 from .prepare import Prepared
-from .registry import Measure, check_k, check_level  # noqa: F401  (re-exported checks)
+from .registry import Measure
+
+
+CHUNK_ROWS = 1 << 22  # prefix rows scored per kernel call by ``curve``
 
 
 def curve(prep: Prepared, measure: Measure, level: float, max_depth=None) -> pl.DataFrame:
-    """keys (by…, qid), depth, value: the measure of every prefix at an allowed cut-off, in one
-    kernel call over all prefixes (Σ depth rows: quadratic in the ranking length, so
-    ``max_depth`` bounds it for long rankings)."""
-    max_depth = check_k(max_depth)
+    """keys (by…, qid), depth, value: the measure of every prefix at an allowed cut-off.
+
+    Every prefix is scored by the metric's own kernel, so the work is Σ depth over cut-offs
+    (quadratic in the ranking length; ``max_depth`` bounds it). Memory stays linear: the
+    prefixes are scored in chunks of at most ``CHUNK_ROWS`` rows (a longer single prefix
+    is a chunk of its own), and the answer has one row per cut-off."""
     segs, depths = prep.cut_points(max_depth)
     keys = prep.keys[segs].with_columns(pl.Series("depth", depths, dtype=pl.Int64))
-    values = measure.compute(prep.prefixes(segs, depths, keys), level)
+    values = np.empty(len(segs))
+    ends = np.cumsum(depths)
+    start = 0
+    while start < len(segs):
+        done = int(ends[start - 1]) if start else 0
+        stop = max(start + 1, int(np.searchsorted(ends, done + CHUNK_ROWS, side="right")))
+        part = prep.prefixes(segs[start:stop], depths[start:stop], keys[start:stop])
+        values[start:stop] = measure.compute(part, level)
+        start = stop
     return keys.with_columns(pl.Series("value", values, dtype=pl.Float64).fill_nan(None))
 
 
@@ -53,32 +68,71 @@ def position_expr(qid: str, by: Sequence[str], has_rank: bool) -> pl.Expr:
     return pl.col("score").rank("ordinal", descending=True).over(keys)
 
 
-def keep_first(frame, qid: str, by: Sequence[str], has_rank: bool, depth) -> pl.Expr:
-    """Boolean expression: the row is among the first ``depth`` of its ranking. ``depth`` is
-    an int or a Polars frame of keys (by…, qid) and a ``depth`` column; rankings it does not
-    name are kept whole."""
-    pos = position_expr(qid, by, has_rank)
-    if isinstance(depth, pl.DataFrame):
-        return pos <= pl.col("__depth").fill_null(np.iinfo(np.int64).max)
-    return pos <= depth
-
-
 def keep_before_marker(qid: str, docid: str, by: Sequence[str], has_rank: bool, marker) -> pl.Expr:
     """Boolean expression: the row comes before the first ``marker`` document of its ranking
     (Liu Table 2, first row: a₁…a_{i−1}); rankings without the marker are kept whole."""
     pos = position_expr(qid, by, has_rank)
-    at_marker = pl.when(pl.col(docid) == marker).then(pos).otherwise(None)
+    ids = pl.col(docid).cast(pl.String) if isinstance(marker, str) else pl.col(docid)
+    at_marker = pl.when(ids == marker).then(pos).otherwise(None)
     return pos < at_marker.min().over([*by, qid]).fill_null(np.iinfo(np.int64).max)
+
+
+def _join_nulls() -> dict:
+    """Join keyword that makes null keys match (a null by= key is a system of its own);
+    named ``nulls_equal`` since Polars 1.24, ``join_nulls`` before."""
+    names = inspect.signature(pl.DataFrame.join).parameters
+    return {"nulls_equal": True} if "nulls_equal" in names else {"join_nulls": True}
+
+
+def check_marker(marker, dtype: pl.DataType, docid: str):
+    """``truncate_at``'s marker: a string for a string docid column, an integer for an integer
+    one (the marker is compared with the docids as they are)."""
+    string_ids = dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum))
+    ok = (isinstance(marker, str) if string_ids else
+          isinstance(marker, (int, np.integer)) and not isinstance(marker, (bool, np.bool_))
+          and dtype.is_integer())
+    if not ok:
+        raise InputError(f"truncate_at: marker {marker!r} ({type(marker).__name__}) cannot be "
+                         f"compared with run column {docid!r} ({dtype}): pass a marker of the "
+                         "column's type")
+    return marker
+
+
+def check_order_values(frame: pl.DataFrame, cols) -> pl.DataFrame:
+    """The values ``truncate`` orders by: no missing qid, no missing or NaN score (or rank).
+    Returns the frame unchanged."""
+    checks = [(cols.qid, pl.col(cols.qid).is_null()),
+              ("score", pl.col("score").is_null() | pl.col("score").is_nan())]
+    if cols.has_rank:
+        checks.append(("rank", pl.col("rank").is_null() | pl.col("rank").is_nan()))
+    for name, bad in checks:
+        rows = frame.select(pl.int_range(pl.len()).filter(bad)).to_series()
+        if len(rows):
+            raise InputError(f"run column {name!r} is missing or NaN in row {rows[0]}: the "
+                             "order of that ranking is undefined")
+    return frame
+
+
+def validated(frame, cols):
+    """``frame`` checked by :func:`check_order_values` (a LazyFrame when it is collected)."""
+    if isinstance(frame, pl.LazyFrame):
+        return frame.map_batches(lambda df: check_order_values(df, cols),
+                                 schema=frame.collect_schema())
+    return check_order_values(frame, cols)
 
 
 def truncate_frame(frame, cols, depth=None, marker=None):
     """The rows of a Polars DataFrame/LazyFrame kept by ``truncate`` (``depth``: int or a
-    frame from :func:`frames.depth_argument`) or ``truncate_at`` (``marker``); the frame's
-    columns and row order are kept."""
+    frame of keys and one depth column from :func:`frames.depth_argument`) or
+    ``truncate_at`` (``marker``); the frame's columns and row order are kept."""
     if marker is not None:
         return frame.filter(keep_before_marker(cols.qid, cols.docid, cols.by, cols.has_rank, marker))
+    pos = position_expr(cols.qid, cols.by, cols.has_rank)
     if isinstance(depth, pl.DataFrame):
+        column = depth.columns[-1]
         other = depth.lazy() if isinstance(frame, pl.LazyFrame) else depth
-        joined = frame.join(other, on=[*cols.by, cols.qid], how="left", maintain_order="left")
-        return joined.filter(keep_first(joined, cols.qid, cols.by, cols.has_rank, depth)).drop("__depth")
-    return frame.filter(keep_first(frame, cols.qid, cols.by, cols.has_rank, depth))
+        joined = frame.join(other, on=[*cols.by, cols.qid], how="left", maintain_order="left",
+                            **_join_nulls())
+        keep = pos <= pl.col(column).fill_null(np.iinfo(np.int64).max)
+        return joined.filter(keep).drop(column)
+    return frame.filter(pos <= depth)

@@ -21,24 +21,29 @@ class PandasIR:
         self._frame = frame
 
     def _evaluate(self, qrels, measures, *, single, ties, by, queries, relevance_level):
-        keys, values, cols = engine.compute(self._frame, qrels, measures, by=by, queries=queries,
-                                            ties=ties, relevance_level=relevance_level)
-        return frames.result_pandas(keys, values, cols.run_qid, cols.by, single)
+        keys, values, _ = engine.compute(self._frame, qrels, measures, by=by, queries=queries,
+                                         ties=ties, relevance_level=relevance_level)
+        return frames.result_pandas(keys, values, single)
 
     def _truncate(self, depth, marker, by):
         cols = frames.resolve_run_columns(self._frame, by)
-        run = frames.to_polars(self._frame, cols.needed).with_row_index("__row")
+        run = frames.to_polars(self._frame, cols.needed, "run")
+        frames.check_run_schema(run.schema, cols)
+        truncation.check_order_values(run, cols)
         if marker is None:
-            depth = frames.depth_argument(depth, cols, run.schema)
-        kept = truncation.truncate_frame(run, cols, depth, marker)["__row"].to_numpy()
-        return self._frame.iloc[kept]
+            depth = frames.depth_argument(depth, cols, run.schema,
+                                          frames.fresh_name(run.columns, "__depth"))
+        else:
+            truncation.check_marker(marker, run.schema[cols.docid], cols.docid)
+        row = frames.fresh_name(run.columns, "__row")
+        kept = truncation.truncate_frame(run.with_row_index(row), cols, depth, marker)[row]
+        return self._frame.iloc[kept.to_numpy()]
 
     def _curve(self, qrels, measure, *, optimal, max_depth, ties, by, queries, relevance_level):
         curve, cols = engine.cutoff_curve(self._frame, qrels, measure, max_depth=max_depth, by=by,
                                           queries=queries, ties=ties,
                                           relevance_level=relevance_level)
         keys = [*cols.by, cols.run_qid]
-        curve = curve.rename({"qid": cols.run_qid})
         if optimal:
             return truncation.optimal(curve, keys).to_pandas().set_index(keys)
         return curve.to_pandas()

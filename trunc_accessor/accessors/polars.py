@@ -11,33 +11,36 @@ from __future__ import annotations
 import polars as pl
 
 from .. import engine, frames, truncation
-from ..metrics import twist
 from ..prepare import check_ties
 from ..registry import check_level
 from ._methods import install
 
 
 def _answer(run, qrels, measures, *, ties, by, queries, relevance_level) -> pl.DataFrame:
-    keys, values, cols = engine.compute(run, qrels, measures, by=by, queries=queries, ties=ties,
-                                        relevance_level=relevance_level)
-    return frames.result_polars(keys, values, cols.run_qid)
+    keys, values, _ = engine.compute(run, qrels, measures, by=by, queries=queries, ties=ties,
+                                     relevance_level=relevance_level)
+    return frames.result_polars(keys, values)
 
 
 def _curve(run, qrels, measure, *, optimal, max_depth, ties, by, queries, relevance_level):
     curve, cols = engine.cutoff_curve(run, qrels, measure, max_depth=max_depth, by=by,
                                       queries=queries, ties=ties, relevance_level=relevance_level)
-    curve = curve.rename({"qid": cols.run_qid})
     return truncation.optimal(curve, [*cols.by, cols.run_qid]) if optimal else curve
 
 
 class _Truncate:
     def _truncate(self, depth, marker, by):
         cols = frames.resolve_run_columns(self._frame, by)
+        schema = (self._frame.collect_schema() if isinstance(self._frame, pl.LazyFrame)
+                  else self._frame.schema)
+        frames.check_run_schema(schema, cols)
         if marker is None:
-            depth = frames.depth_argument(depth, cols, self._frame.collect_schema()
-                                          if isinstance(self._frame, pl.LazyFrame)
-                                          else self._frame.schema)
-        return truncation.truncate_frame(self._frame, cols, depth, marker)
+            depth = frames.depth_argument(depth, cols, schema,
+                                          frames.fresh_name(schema.names(), "__depth"))
+        else:
+            truncation.check_marker(marker, schema[cols.docid], cols.docid)
+        frame = truncation.validated(self._frame, cols)
+        return truncation.truncate_frame(frame, cols, depth, marker)
 
 
 @pl.api.register_dataframe_namespace("ir")
@@ -68,7 +71,7 @@ class LazyPolarsIR(_Truncate):
         cols = engine.columns_of(self._frame, qrels, by)
         run_schema = self._frame.collect_schema()
         qrels_schema = (qrels.collect_schema() if isinstance(qrels, pl.LazyFrame)
-                        else frames.to_polars(qrels, engine.qrels_columns(cols)).schema)
+                        else frames.to_polars(qrels, engine.qrels_columns(cols), "qrels").schema)
         frames.check_schema(run_schema, qrels_schema, cols)
         kt = frames.key_types(run_schema, qrels_schema, cols, frames.queries_series(queries))
         return cols, run_schema, kt
@@ -79,6 +82,7 @@ class LazyPolarsIR(_Truncate):
         check_ties(ties)
         check_level(relevance_level)
         cols, run_schema, kt = self._schema(qrels, by, queries)
+        frames.check_output_names(cols.by, cols.run_qid, columns)
         schema = frames.result_schema(run_schema, cols, kt, [])
         schema.update(columns)
         return self._frame.select(engine.run_columns(cols)).map_batches(answer, schema=schema)
@@ -100,8 +104,7 @@ class LazyPolarsIR(_Truncate):
             return engine.crp(run, qrels, kind, depth=depth, **kw)[0]
 
         engine.check_depth(depth)
-        columns = twist.ARCHETYPE_SCHEMA if kind == "archetype" else twist.CRP_SCHEMA
-        return self._lazy(qrels, columns, answer, **kw)
+        return self._lazy(qrels, engine.crp_columns(kind), answer, **kw)
 
 
 install(PolarsIR)

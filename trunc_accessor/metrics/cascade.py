@@ -38,7 +38,7 @@ import math
 import numpy as np
 
 from ..prepare import Prepared
-from ..registry import K, P, Param, check_bool, check_positive_or_none, register
+from ..registry import K, P, Param, check_bool, check_positive_or_none, check_nonnegative, register
 from .terminal import DEPTH, LIU, gains_and_pool, not_truncated, terminal_gain
 
 CHAPELLE = ("Chapelle, Metzler, Zhang & Grinspan, 'Expected reciprocal rank for graded "
@@ -49,15 +49,7 @@ TIES_NOTE = ("tie-aware form: exact mean over tie orders through elementary symm
              "polynomials of 1 − x (derived here)")
 
 
-def check_effort(e):
-    """The effort per inspected document: a finite number ≥ 0."""
-    if isinstance(e, bool) or not isinstance(e, (int, float, np.number)) or not (
-            math.isfinite(e) and e >= 0):
-        raise ValueError(f"e must be a finite number ≥ 0, not {e!r}")
-    return float(e)
-
-
-EFFORT = Param("e", 0.05, check_effort,
+EFFORT = Param("e", 0.05, check_nonnegative,
                "effort: the cost of inspecting one document, in units of the gain of a "
                "document that surely satisfies the user (Amigó et al. use 1/20)")
 STOP_MAX_GRADE = Param("max_grade", None, check_positive_or_none,

@@ -52,20 +52,18 @@ import math
 import numpy as np
 
 from ..prepare import Prepared
-from ..registry import Param, register
+from ..registry import Param, is_real, register
 
 
 def check_collection_size(n):
-    if isinstance(n, bool) or not isinstance(n, (int, float, np.number)) \
-            or not math.isfinite(n) or n != int(n) or n < 1:
-        raise ValueError(f"collection_size must be a whole number ≥ 1, not {n!r}")
+    if not is_real(n) or not math.isfinite(n) or n != int(n) or n < 1:
+        raise ValueError(f"must be a whole number ≥ 1, not {n!r}")
     return int(n)
 
 
 def check_beta(b):
-    if isinstance(b, bool) or not isinstance(b, (int, float, np.number)) \
-            or not math.isfinite(b) or b <= 0:
-        raise ValueError(f"beta must be a finite number > 0, not {b!r}")
+    if not is_real(b) or not math.isfinite(b) or b <= 0:
+        raise ValueError(f"must be a finite number > 0, not {b!r}")
     return float(b)
 
 
@@ -78,7 +76,7 @@ BETA = Param("beta", 1.05, check_beta,
 def _segment_label(prep: Prepared, i: int) -> str:
     row = prep.keys.row(int(i), named=True)
     if len(row) == 1:
-        return f"query {row['qid']!r}"
+        return f"query {next(iter(row.values()))!r}"
     return ", ".join(f"{k}={v!r}" for k, v in row.items())
 
 

@@ -24,7 +24,7 @@ import math
 import numpy as np
 
 from ..prepare import Prepared
-from ..registry import P, Param, register
+from ..registry import P, Param, check_nonnegative, register
 from .standard import MAX_GRADE, RBP_GRADED, _discount
 from .terminal import gains_and_pool
 
@@ -35,15 +35,7 @@ DEFINED = ("Never undefined: 0 for an empty ranking; R = 0 is scored like any ot
            "(no gain, so every retrieved document only costs effort and 0 is the best value).")
 
 
-def check_effort(e):
-    """The effort e: a finite number ≥ 0 (0 gives the metric without effort)."""
-    if isinstance(e, bool) or not isinstance(e, (int, float, np.number)) \
-            or not math.isfinite(e) or e < 0:
-        raise ValueError(f"e must be a finite number ≥ 0, not {e!r}")
-    return float(e)
-
-
-EFFORT = Param("e", 0.05, check_effort,
+EFFORT = Param("e", 0.05, check_nonnegative,
                "effort of inspecting one document, in gain units (the paper's 1/20: a relevant "
                "document at rank 1 is worth inspecting 20 documents)")
 

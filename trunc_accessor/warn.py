@@ -1,0 +1,60 @@
+"""The library's warnings: one base class to filter, and a ``warn`` that points at the caller.
+
+Every warning trunc_accessor emits is a :class:`TruncAccessorWarning`, so one filter silences
+or escalates them all::
+
+    import warnings, trunc_accessor as ta
+    warnings.simplefilter("error", ta.TruncAccessorWarning)
+
+The warning's location is the first frame outside trunc_accessor (and outside pandas, Polars,
+NumPy and PyArrow, which call back into it from accessors and lazy frames): the user's line.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+
+
+class TruncAccessorWarning(UserWarning):
+    """Base class of every warning trunc_accessor emits."""
+
+
+class DroppedQueriesWarning(TruncAccessorWarning):
+    """Run queries that are not scored (no judgments, not in ``queries=``) were left out."""
+
+
+class IdentifierWarning(TruncAccessorWarning):
+    """qid/docid values of the run and the qrels look as if they cannot match (different
+    types, or a system none of whose retrieved documents is judged)."""
+
+
+class EmptyResultWarning(TruncAccessorWarning):
+    """Nothing to score (empty qrels and no ``queries=``, or an empty run with ``by=``): the
+    result is empty."""
+
+
+def _package_dirs() -> tuple[str, ...]:
+    dirs = [os.path.dirname(__file__)]
+    for name in ("polars", "pandas", "numpy", "pyarrow"):
+        module = sys.modules.get(name)
+        if module is not None and getattr(module, "__file__", None):
+            dirs.append(os.path.dirname(module.__file__))
+    return tuple(d + os.sep for d in dirs)
+
+
+def stack_level() -> int:
+    """The ``stacklevel`` that makes a warning point at the first frame outside this package
+    and the frame libraries (counted from the caller of :func:`warn`)."""
+    skip = _package_dirs()
+    frame = sys._getframe(1)
+    level = 0
+    while frame is not None and frame.f_code.co_filename.startswith(skip):
+        frame = frame.f_back
+        level += 1
+    return max(level, 1)
+
+
+def warn(message: str, category: type[TruncAccessorWarning] = TruncAccessorWarning) -> None:
+    """Emit ``message`` as ``category``, located at the user's line."""
+    warnings.warn(message, category, stacklevel=stack_level() + 1)
