@@ -41,7 +41,7 @@ def prepare_call(run, qrels, *, by=None, queries=None, ties="average",
     q = _eager(frames.to_polars(qrels, qrels_columns(cols), "qrels"))
     c = frames.normalise(r, q, cols, frames.queries_series(queries))
     prep = prepare(c.run, c.qrels, systems=c.systems, queries=c.queries, ties=ties,
-                   qid_name=cols.run_qid)
+                   qid_name=cols.run_qid, id_note=c.id_note)
     return prep, cols
 
 

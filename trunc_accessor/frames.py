@@ -12,7 +12,8 @@ grades):
 Identifier rule: qid and docid are compared as integers when both frames hold integers, and
 otherwise as strings (an integer as its decimal digits), so int 7 matches "7" but neither
 "007" nor " 7". When one frame holds integers and the other strings, or a system retrieved
-no judged document at all, an :class:`~trunc_accessor.warn.IdentifierWarning` says so.
+no judged document at all, one :class:`~trunc_accessor.warn.IdentifierWarning` says so
+(emitted by :mod:`trunc_accessor.prepare`, which sees both facts).
 """
 from __future__ import annotations
 
@@ -22,7 +23,6 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from .warn import IdentifierWarning, warn
 
 QID_NAMES = ("qid", "query_id", "topic")
 # docno first: a PyTerrier result frame has both an internal int `docid` and the external
@@ -54,7 +54,7 @@ class Columns:
 
 
 # --------------------------------------------------------------------------- frames and names
-def _is_pandas(frame, kind: str = "DataFrame") -> bool:
+def is_pandas(frame, kind: str = "DataFrame") -> bool:
     """Is ``frame`` a pandas DataFrame (or, with ``kind="Series"``, a Series)?"""
     try:
         import pandas as pd
@@ -65,7 +65,7 @@ def _is_pandas(frame, kind: str = "DataFrame") -> bool:
 
 def check_frame(frame, label: str) -> None:
     """A pandas or Polars DataFrame (or LazyFrame), else an :class:`InputTypeError`."""
-    if isinstance(frame, (pl.DataFrame, pl.LazyFrame)) or _is_pandas(frame):
+    if isinstance(frame, (pl.DataFrame, pl.LazyFrame)) or is_pandas(frame):
         return
     kind = type(frame).__name__
     hint = ""
@@ -198,7 +198,7 @@ def to_polars(frame, columns: Sequence[str], label: str = "frame") -> pl.DataFra
     could write back to the user's frame)."""
     if isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
         return frame.select(list(columns))
-    if _is_pandas(frame):
+    if is_pandas(frame):
         sub = frame.loc[:, list(columns)]
         try:
             return pl.from_pandas(sub, include_index=False)
@@ -321,6 +321,7 @@ class Canonical:
     systems: pl.DataFrame | None
     key_types: KeyTypes
     cols: Columns
+    id_note: str = ""  # the id-type mismatch, for prepare's one IdentifierWarning
 
 
 def system_codes(run: pl.DataFrame, by: Sequence[str]) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -354,8 +355,7 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
         for c in names:
             _check_float_ids(frame, c, label)
     kt = key_types(run.schema, qrels.schema, cols, queries)
-    if kt.mismatch:
-        warn(_mismatch_message(run.schema, qrels.schema, cols, kt), IdentifierWarning)
+    id_note = _mismatch_message(run.schema, qrels.schema, cols, kt) if kt.mismatch else ""
 
     run_exprs = [pl.col(b) for b in cols.by] + [
         pl.col(cols.run_qid).cast(kt.qid).alias("qid"),
@@ -428,7 +428,8 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
             raise InputError(f"queries= holds values that are not {kt.qid} qids") from None
         if qs.is_null().any():
             raise InputError("queries= holds a missing qid")
-    return Canonical(run=r, qrels=q, queries=qs, systems=systems, key_types=kt, cols=cols)
+    return Canonical(run=r, qrels=q, queries=qs, systems=systems, key_types=kt, cols=cols,
+                     id_note=id_note)
 
 
 def _mismatch_message(run_schema, qrels_schema, cols: Columns, kt: KeyTypes) -> str:
@@ -571,9 +572,9 @@ def depth_argument(depth, cols: RunColumns, run_schema: pl.Schema, column: str):
     keys = [*cols.by, cols.qid]
     if isinstance(depth, (int, float, np.number)):
         return whole_number(depth, "truncate: k")
-    if _is_pandas(depth):
+    if is_pandas(depth):
         frame = pl.from_pandas(depth.reset_index() if depth.index.names != [None] else depth)
-    elif _is_pandas(depth, "Series"):
+    elif is_pandas(depth, "Series"):
         names = list(depth.index.names)
         if names != keys:
             raise InputError(f"truncate: the depths' index must be {keys}, not {names}")

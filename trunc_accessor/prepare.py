@@ -216,10 +216,12 @@ def empty(keys: pl.DataFrame, ties: str) -> Prepared:
 
 def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, systems: pl.DataFrame | None = None,
             queries: pl.Series | None = None, ties: str = "average",
-            qid_name: str = "qid") -> Prepared:
+            qid_name: str = "qid", id_note: str = "") -> Prepared:
     """Prepare canonical frames (``[_sys,] qid, docid, score[, rank]`` and ``qid, docid,
     rel``; see :mod:`trunc_accessor.frames`). ``systems``: the user's by… columns, row i
-    for system code i; the keys of the result are those columns and ``qid_name``."""
+    for system code i; the keys of the result are those columns and ``qid_name``.
+    ``id_note``: why the run's and the qrels' ids may not match (different types), said in
+    one :class:`IdentifierWarning` with the systems that retrieved no judged document."""
     check_ties(ties)
     by = [SYS] if systems is not None else []
 
@@ -284,7 +286,7 @@ def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, systems: pl.DataFrame | N
     np.cumsum(q_counts, out=q_offsets[1:])
     q_grades = q["rel"].to_numpy().astype(np.float64, copy=False)
     max_grade = float(qrels["rel"].max()) if qrels.height else 0.0
-    _warn_nothing_judged(seg, grade, q_counts, n_q, n_sys, systems, run)
+    _warn_ids(seg, grade, q_counts, n_q, n_sys, systems, run, id_note)
 
     seg_sys = np.repeat(np.arange(n_sys, dtype=np.int64), n_q)
     seg_q = np.tile(np.arange(n_q, dtype=np.int64), n_sys)
@@ -293,16 +295,20 @@ def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, systems: pl.DataFrame | N
     return build(keys, seg_q, seg, grade, score, q_offsets, q_grades, max_grade, ties)
 
 
-def _warn_nothing_judged(seg, grade, q_counts, n_q, n_sys, systems, run) -> None:
-    """Warn when a system answered judged queries but none of its documents is judged: the
-    ids of the run and the qrels probably do not match (SPEC §1)."""
-    if not len(seg):
-        return
-    sys_of_row = seg // n_q
-    judged_rows = np.bincount(sys_of_row, weights=~np.isnan(grade), minlength=n_sys)
-    judged_queries = np.bincount(sys_of_row, weights=q_counts[seg % n_q] > 0, minlength=n_sys)
-    blind = np.flatnonzero((judged_rows == 0) & (judged_queries > 0))
+def _warn_ids(seg, grade, q_counts, n_q, n_sys, systems, run, id_note: str) -> None:
+    """One warning when the ids of the run and the qrels have different types (``id_note``)
+    and/or a system answered judged queries but retrieved no judged document: the ids
+    probably do not match (SPEC §1)."""
+    blind = np.zeros(0, dtype=np.int64)
+    if len(seg):
+        sys_of_row = seg // n_q
+        judged_rows = np.bincount(sys_of_row, weights=~np.isnan(grade), minlength=n_sys)
+        judged_queries = np.bincount(sys_of_row, weights=q_counts[seg % n_q] > 0,
+                                     minlength=n_sys)
+        blind = np.flatnonzero((judged_rows == 0) & (judged_queries > 0))
     if not blind.size:
+        if id_note:
+            warn(id_note, IdentifierWarning)
         return
     if systems is not None:
         names = [", ".join(f"{k}={v!r}" for k, v in systems.row(int(i), named=True).items())
@@ -314,17 +320,18 @@ def _warn_nothing_judged(seg, grade, q_counts, n_q, n_sys, systems, run) -> None
     rows = np.flatnonzero(sys_of_row == blind[0])
     example = run.row(int(rows[0]), named=True)
     docids = run["docid"].gather(pl.Series(rows[:1000]))
-    hints = []
+    hints = [id_note.split(":")[0]] if id_note else []
     if docids.dtype == pl.String:
         if (docids.str.strip_chars() != docids).any():
             hints.append("docids with leading or trailing whitespace")
         if docids.str.contains(r"^0\d").any():
             hints.append("docids with leading zeros")
-    hints.append("docid types or formats that differ between the run and the qrels")
+    if not id_note:
+        hints.append("docid formats that differ between the run and the qrels")
     hints.append("a qrels file for another collection")
     warn(f"{who} retrieved documents for judged queries, but not one of them is in the qrels "
          f"(e.g. docid {example['docid']!r} for qid {example['qid']!r}): every value will be "
-         f"as if nothing relevant was found. Likely causes: {', '.join(hints)}.",
+         f"as if nothing relevant was found. Likely causes: {'; '.join(hints)}.",
          IdentifierWarning)
 
 

@@ -272,8 +272,8 @@ def parse(spec) -> Measure:
             raise bad
         for kw in call.keywords:
             if kw.arg in params:
-                raise ParameterError(
-                    f"in {spec!r}: {kw.arg} is given twice (as @{at} and as {kw.arg}=)")
+                how = f" (as @{at} and as k=)" if kw.arg == "k" and at is not None else ""
+                raise ParameterError(f"in {spec!r}: {kw.arg} is given twice{how}")
             if isinstance(kw.value, ast.Name):  # a bare word: gains=exponential
                 params[kw.arg] = kw.value.id
                 continue
