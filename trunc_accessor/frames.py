@@ -179,11 +179,11 @@ def _describe_types(values) -> str:
 
 def _pandas_column_error(sub, label: str, error: Exception) -> InputError:
     """The column of a pandas frame that Arrow cannot convert, and why."""
-    for c in sub.columns:
+    for i, c in enumerate(sub.columns):
         try:
-            pl.from_pandas(sub[[c]], include_index=False)
+            pl.from_pandas(sub.iloc[:, [i]].set_axis(["c"], axis=1), include_index=False)
         except Exception:  # noqa: BLE001 - any conversion failure is reported below
-            col = sub[c]
+            col = sub.iloc[:, i]
             if col.dtype == object:
                 return InputError(
                     f"{label} column {c!r} holds values of several types "
@@ -200,10 +200,18 @@ def to_polars(frame, columns: Sequence[str], label: str = "frame") -> pl.DataFra
         return frame.select(list(columns))
     if is_pandas(frame):
         sub = frame.loc[:, list(columns)]
+        # positional names through Arrow (it renames some, e.g. an empty first name)
+        plain = sub.set_axis([f"c{i}" for i in range(len(columns))], axis=1)
         try:
-            return pl.from_pandas(sub, include_index=False)
+            out = pl.from_pandas(plain, include_index=False)
         except Exception as e:  # noqa: BLE001 - Arrow raises many kinds; we name the column
             raise _pandas_column_error(sub, label, e) from None
+        # a pandas column of objects with no value (empty, or all None) has no type: Null
+        untyped = [c for i, c in enumerate(out.columns) if sub.dtypes.iloc[i] == object
+                   and out[c].null_count() == out.height]
+        if untyped:
+            out = out.with_columns(pl.col(c).cast(pl.Null) for c in untyped)
+        return out.rename(dict(zip(plain.columns, columns)))
     raise InputTypeError(f"{label} must be a pandas or Polars DataFrame, not {type(frame).__name__}")
 
 
@@ -275,7 +283,9 @@ _UNSUPPORTED_KEY = (pl.List, pl.Array, pl.Struct, pl.Object)
 
 
 def _numeric(dtype: pl.DataType) -> bool:
-    return dtype.is_numeric() and dtype != pl.Boolean
+    """Numbers (not booleans); Null too: a column with no value (its rows, if any, are
+    reported as missing values by the data checks)."""
+    return (dtype.is_numeric() and dtype != pl.Boolean) or dtype == pl.Null
 
 
 def check_schema(run_schema: pl.Schema, qrels_schema: pl.Schema, cols: Columns) -> None:
@@ -357,7 +367,8 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
     kt = key_types(run.schema, qrels.schema, cols, queries)
     id_note = _mismatch_message(run.schema, qrels.schema, cols, kt) if kt.mismatch else ""
 
-    run_exprs = [pl.col(b) for b in cols.by] + [
+    by_tmp = [f"_by{i}" for i in range(len(cols.by))]  # user names never enter the engine
+    run_exprs = [pl.col(b).alias(t) for b, t in zip(cols.by, by_tmp)] + [
         pl.col(cols.run_qid).cast(kt.qid).alias("qid"),
         pl.col(cols.run_docid).cast(kt.docid).alias("docid"),
         pl.col("score").cast(pl.Float64),
@@ -367,7 +378,8 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
     r = run.select(run_exprs)
     systems = None
     if cols.by:
-        r, systems = system_codes(r, cols.by)
+        r, systems = system_codes(r, by_tmp)
+        systems = systems.rename(dict(zip(by_tmp, cols.by)))
     sys_keys = [SYS] if cols.by else []
 
     for col in ("qid", "docid"):
@@ -461,6 +473,15 @@ def result_pandas(keys: pl.DataFrame, values: dict[str, np.ndarray], single: boo
         return pd.Series(v, index=index, name=label, dtype=np.float64)
     return pd.DataFrame({k: np.asarray(v, dtype=np.float64) for k, v in values.items()},
                         index=index, columns=list(values))
+
+
+def to_pandas(frame: pl.DataFrame):
+    """A Polars frame as pandas, with any column names (Arrow's C interface cannot carry a
+    name holding a NUL character, so the columns cross under positional names)."""
+    names = frame.columns
+    out = frame.rename({c: f"c{i}" for i, c in enumerate(names)}).to_pandas()
+    out.columns = names
+    return out
 
 
 def result_polars(keys: pl.DataFrame, values: dict[str, np.ndarray]) -> pl.DataFrame:
@@ -560,8 +581,9 @@ def whole_number(value, name: str, minimum: int = 0) -> int:
     error naming ``name``."""
     ok = (isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))) or (
         isinstance(value, (float, np.floating)) and np.isfinite(value) and value == int(value))
-    if not ok or value < minimum:
-        raise InputError(f"{name} must be a whole number ≥ {minimum}, not {value!r}")
+    if not ok or not minimum <= value < 2 ** 63:
+        raise InputError(f"{name} must be a whole number ≥ {minimum} (and below 2**63), "
+                         f"not {value!r}")
     return int(value)
 
 

@@ -29,7 +29,7 @@ TIES = ("average", "first", "trec_eval", "trec_eval9")
 
 
 def check_ties(ties: str) -> str:
-    if ties not in TIES:
+    if not isinstance(ties, str) or ties not in TIES:
         raise ValueError(f"ties= must be one of {TIES}, not {ties!r}")
     return ties
 

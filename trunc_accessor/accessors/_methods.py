@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 
 from .. import metrics as _metrics  # noqa: F401  (registers the metrics)
+from ..frames import InputTypeError
 from ..registry import REGISTRY, Metric, method_doc, parse, parse_all
 
 _COMMON = (("ties", "average"), ("by", None), ("queries", None), ("relevance_level", 1))
@@ -92,7 +93,10 @@ def truncate_at(self, marker="NIL", *, by=None):
     """Liu et al. 2016, Table 2: where a ranking holds the document ``marker`` ("no more
     answers") at rank i, keep a₁…a_{i−1}; a ranking that starts with it becomes empty (and,
     its qid being judged, is scored as an empty ranking). Rankings without it are unchanged.
-    Pass ``depth=`` to the terminal metrics to tell full-length rankings apart."""
+    Pass ``depth=`` to the terminal metrics to tell full-length rankings apart.
+    ``marker`` has the docid column's type (a string, or an integer for integer docids)."""
+    if marker is None:
+        raise InputTypeError("truncate_at: marker must be a docid such as 'NIL', not None")
     return self._truncate(depth=None, marker=marker, by=by)
 
 

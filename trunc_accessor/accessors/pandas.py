@@ -45,14 +45,14 @@ class PandasIR:
                                           relevance_level=relevance_level)
         keys = [*cols.by, cols.run_qid]
         if optimal:
-            return truncation.optimal(curve, keys).to_pandas().set_index(keys)
-        return curve.to_pandas()
+            return frames.to_pandas(truncation.optimal(curve, keys)).set_index(keys)
+        return frames.to_pandas(curve)
 
     def _crp(self, qrels, kind, **kw):
         frame, cols = engine.crp(self._frame, qrels, kind, **kw)
         if kind == "archetype":
-            return frame.to_pandas().set_index([*cols.by, cols.run_qid])
-        return frame.to_pandas()
+            return frames.to_pandas(frame).set_index([*cols.by, cols.run_qid])
+        return frames.to_pandas(frame)
 
 
 install(PandasIR)
