@@ -420,6 +420,128 @@ def test_depth_pads_and_cuts_as_explicit_runs():
         pl.from_pandas(run).lazy().ir.crp(qrels, depth=-1)
 
 
+# --------------------------------------------------------------------------- large depth
+# The metrics store a ranking over min(L, max(n, RB) + 1) ranks only (RP is 0 beyond); the
+# reference below pads the grades list explicitly, as the implementation used to.
+
+
+def _padded(grades, depth):
+    """The ranking as ``depth=`` makes it: padded with non-relevant documents, or cut."""
+    return (list(grades) + [0] * depth)[:depth]
+
+
+def _padded_archetype(grades, extra, depth, **kw):
+    """The archetype row of the padded (or cut) ranking with depth=None; the judged
+    documents a cut removes stay in the qrels."""
+    cut = [g for g in grades[depth:] if g is not None]
+    return _arch_row(_archetype(_padded(grades, depth), list(extra) + cut, **kw))
+
+
+def _arch_row(a):
+    crossing = None if pd.isna(a.crossing) else int(a.crossing)
+    return a.archetype, int(a.recall_base), int(a.length), crossing
+
+
+@settings(max_examples=60, deadline=None)
+@given(graded_runs, st.sampled_from([1, 2]), st.data())
+def test_large_depth_equals_explicit_padding(case, level, data):
+    """depth ∈ {n, n + 1, RB + 1, 2·RB + 3, 50, 1000}: every metric and the archetype equal
+    those of the explicitly padded (or cut) ranking with depth=None, bit for bit."""
+    grades, extra = case
+    judged = [g for g in grades if g is not None] + extra
+    RB = sum(g >= level for g in judged)
+    n = len(grades)
+    depth = data.draw(st.sampled_from(sorted({n, n + 1, RB + 1, 2 * RB + 3, 50, 1000} - {0})))
+    kw = {"qrels_grades": judged, "relevance_level": level}
+    for m in METRICS:
+        fn = getattr(single, m)
+        got, want = fn(grades, depth=depth, **kw), fn(_padded(grades, depth), **kw)
+        assert got == want or (math.isnan(got) and math.isnan(want)), (m, depth, got, want)
+    if RB == 0:
+        return
+    got = _arch_row(_archetype(grades, extra, depth=depth, relevance_level=level))
+    assert got == _padded_archetype(grades, extra, depth, relevance_level=level)
+
+
+def test_several_rankings_with_large_depth_align_by_ranking():
+    """One frame: R = 0 first, a ranking compressed by depth=, one that is the full-scale
+    run of length depth (uncompressed: the full-scale test runs on it alone) and a cut one;
+    each equals its padded ranking scored alone."""
+    D = 8
+    rankings = {"a": [0, None], "b": [1, 0, 2], "c": [0, 0, 0, 0, 0, 1, 2, 2],
+                "d": [2, 0, 1, 0, 0, 0, 0, 1, 0, 2, 1]}
+    run = pd.DataFrame([(q, f"{q}{i}", -float(i)) for q, r in rankings.items()
+                        for i in range(len(r))], columns=["qid", "docid", "score"])
+    qrels = pd.DataFrame([(q, f"{q}{i}", g) for q, r in rankings.items()
+                          for i, g in enumerate(r) if g is not None]
+                         + [("b", "bx", 1), ("b", "by", 2)], columns=["qid", "docid", "rel"])
+    res = run.ir.evaluate(qrels, [f"{m}(depth={D})" for m in METRICS])
+    arch = run.ir.crp_archetype(qrels, depth=D)
+    assert res.loc["a"].isna().all() and pd.isna(arch.loc["a", "archetype"])
+    assert arch.loc["c", "archetype"] == "full-scale"
+    for q in "bcd":
+        judged = qrels[qrels.qid == q].rel.tolist()
+        want = [getattr(single, m)(_padded(rankings[q], D), qrels_grades=judged)
+                for m in METRICS]
+        assert res.loc[q].tolist() == want, q
+        extra = qrels[(qrels.qid == q) & qrels.docid.isin(["bx", "by"])].rel.tolist()
+        assert _arch_row(arch.loc[q]) == _padded_archetype(rankings[q], extra, D), q
+    # one more rank of padding: "c" is no longer its full-scale run (that ends relevant)
+    assert run.ir.crp_archetype(qrels, depth=D + 1).loc["c", "archetype"] == "typical A"
+
+
+def test_huge_depth_is_cheap_and_exact():
+    """[1, 0, 1] with RB = 2 (both relevant documents retrieved) and depth N: RP 0 −1 +1 then
+    0, CRP 0 −1 0 0 …: it never turns positive and is not flat, so ρ = 0. s⁺ = 1, s⁻ = 1.
+    s⁻max = (3 − 1) + (3 − 2) = 3, σ⁻ = 2/3. The full-scale run of length N has its two
+    relevant documents (max = 2) at ranks N − 1 and N: s⁺max = (N − 3) + (N − 2) = 2N − 5,
+    σ⁺ = 1 − 1/(2N − 5). σ = 2σ⁺σ⁻/(σ⁺ + σ⁻) (→ 4/5), τ = σ/2 (→ 2/5). The padded
+    reference agrees at N = 10⁶; at N = 10¹² padding would take 8 TB per array."""
+    from fractions import Fraction
+
+    def analytic(N):
+        sp, sm = 1 - Fraction(1, 2 * N - 5), Fraction(2, 3)
+        sigma = 2 * sp * sm / (sp + sm)
+        return [0.0, float(sp), float(sm), float(sigma), float(sigma / 2)]
+
+    N = 10**6
+    padded = [getattr(single, m)(_padded([1, 0, 1], N), qrels_grades=[1, 1]) for m in METRICS]
+    assert padded == pytest.approx(analytic(N), abs=1e-15)
+    assert [getattr(single, m)([1, 0, 1], R=2, depth=N) for m in METRICS] == padded
+    for N in (10**7, 10**12):
+        got = [getattr(single, m)([1, 0, 1], R=2, depth=N) for m in METRICS]
+        assert got == pytest.approx(analytic(N), abs=1e-15)
+    assert single.twist([1, 0, 1], R=2, depth=10**12) == pytest.approx(0.39999999999992,
+                                                                        abs=1e-15)
+    # through the accessor: three queries, depth 10¹²
+    run = pd.DataFrame({"qid": ["q1", "q1", "q1", "q2", "q3", "q3"],
+                        "docid": ["a", "b", "c", "d", "e", "f"],
+                        "score": [3.0, 2.0, 1.0, 1.0, 2.0, 1.0]})
+    qrels = pd.DataFrame({"qid": ["q1", "q1", "q2", "q3", "q3"],
+                          "docid": ["a", "c", "x", "e", "f"], "rel": [1, 1, 2, 1, 1]})
+    res = run.ir.evaluate(qrels, [f"{m}(depth={10**12})" for m in METRICS])
+    res.columns = METRICS
+    assert res.loc["q1"].tolist() == pytest.approx(analytic(10**12), abs=1e-15)
+    assert res.loc["q2"].tolist() == [0, 1, 0, 0, 0]   # nothing relevant retrieved: worst
+    assert res.loc["q3"].tolist() == [1, 1, 1, 1, 1]   # ideal, padding changes nothing
+    arch = run.ir.crp_archetype(qrels, depth=10**12)
+    assert arch["archetype"].to_dict() == {"q1": "typical B", "q2": "worst", "q3": "ideal"}
+    assert (arch["length"] == 10**12).all()
+    for m in METRICS:
+        assert getattr(run.ir, m)(qrels, depth=10**12).tolist() == res[m].tolist()
+
+
+def test_several_twist_metrics_compute_the_curves_once(monkeypatch):
+    from trunc_accessor.metrics import twist as kernel
+
+    calls = []
+    real = kernel.curves
+    monkeypatch.setattr(kernel, "curves", lambda *a, **k: calls.append(a[2:]) or real(*a, **k))
+    run, qrels = paper_frames()
+    run.ir.evaluate(qrels, METRICS + ["twist(depth=20)"])
+    assert len(calls) == 2  # once per depth
+
+
 # --------------------------------------------------------------------------- ties
 EXACT = [("space_ratio_plus", _ref("sigma_plus"), {}), ("space_ratio_minus", _ref("sigma_minus"), {}),
          ("space_ratio_plus(depth=4)", _ref("sigma_plus"), {"depth": 4}),

@@ -137,6 +137,9 @@ def crp(self, qrels, *, depth=None, ties="average", by=None, queries=None, relev
     one to N, as MATTERS does. R = 0: rp and crp are null. An empty ranking has no rows
     (unless ``depth`` pads it). With ``ties="average"`` rp and crp are the exact means over
     the orders of tied documents (grade is the grade in the frame's order).
+    With ``depth=N`` the frame has N rows per ranking (padding included), so its size grows
+    with N; the Twist metrics and ``crp_archetype`` do not materialise the padding and cost
+    the same for any depth.
     pandas: a DataFrame; Polars: a frame (a LazyFrame stays lazy).
 
     >>> import trunc_accessor as ta

@@ -14,6 +14,13 @@ Per query, with relevant ⇔ grade ≥ relevance_level and RB = R (the recall ba
   RP_j = fwd_j − bwd_j. CRP (Definition 2) is the running sum of RP.
 * Run length L: the ranking's own length n, or ``depth=N``, which pads a shorter ranking with
   non-relevant documents and cuts a longer one to N, as MATTERS does (it uses N = 1000).
+  The metrics never materialise the padding beyond what can matter: a padding document at
+  rank j > n has fwd_j = 0 and bwd_j = (RB + 1 − j)⁺, so from rank max(n, RB) + 1 on RP is 0
+  and CRP constant, and every ranking is stored over L_eff = min(L, max(n, RB) + 1) ranks
+  (the sums, the first crossing and the archetype are those of the full curve); the
+  full-scale run's forward space comes from its min(L, RB) relevant documents alone. Memory
+  is bounded by the rows retrieved and the judged documents, whatever ``depth`` is. Only the
+  long CRP frame (``run.ir.crp``), one row per rank by definition, has L rows per ranking.
 * Recovery ratio ρ (Definition 3, MATTERS semantics): a rank is "up" if CRP > 0 and "down"
   if CRP ≤ 0; the first crossing x is the first j with class(j) ≠ class(j+1), β = max(RB, x),
   ρ = RB / β. No crossing: ρ = 1 if CRP is 0 at every rank, else 0. (CRP₁ ≤ 0 always, so the
@@ -114,8 +121,10 @@ def _expected_hinge(prep: Prepared, t: np.ndarray, above: bool) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Curves:
-    """RP and CRP of every ranking over its L ranks (after ``depth``): one entry per rank,
-    segments contiguous, ranks ascending. ``src``: the Prepared row at that rank (−1 for a
+    """RP and CRP of every ranking over its first ``stored`` ranks (after ``depth``): one
+    entry per stored rank, segments contiguous, ranks ascending. ``length`` is the run
+    length L; ``stored`` is L, or with compression L_eff = min(L, max(n, RB) + 1) (RP is 0
+    beyond, CRP constant: module doc). ``src``: the Prepared row at that rank (−1 for a
     padding document)."""
 
     seg: np.ndarray
@@ -125,11 +134,17 @@ class Curves:
     bwd: np.ndarray
     crp: np.ndarray
     length: np.ndarray
+    stored: np.ndarray
     rb: np.ndarray
 
     @property
     def rp(self) -> np.ndarray:
         return self.fwd - self.bwd
+
+    @property
+    def compressed(self) -> np.ndarray:
+        """Per segment: fewer ranks stored than the run length L."""
+        return self.stored < self.length
 
     def grade(self, prep: Prepared) -> np.ndarray:
         """The grade at each rank (NaN: unjudged or padding)."""
@@ -140,17 +155,23 @@ class Curves:
                            minlength=len(self.length))
 
 
-def curves(prep: Prepared, level: float, depth=None) -> Curves:
+def curves(prep: Prepared, level: float, depth=None, compress: bool = True) -> Curves:
     """RP (as its forward and backward parts) and CRP of every ranking (Definitions 1–2),
-    tie-aware, padded with non-relevant documents or cut to ``depth``."""
+    tie-aware, padded with non-relevant documents or cut to ``depth``. With ``compress``
+    (the metrics) a ranking is stored over its first L_eff = min(L, max(n, RB) + 1) ranks
+    only, since RP is 0 beyond (module doc): O(n + RB) entries per ranking whatever
+    ``depth``; without (the long CRP frame) over all L ranks."""
     rb = prep.num_relevant(level)
     lo, hi = _intervals(prep, level, prep.seg_q[prep.seg], prep.grade)
     fwd = _expected_hinge(prep, hi, above=False)
     bwd = _expected_hinge(prep, lo, above=True)
     n = prep.length
     length = n if depth is None else np.full_like(n, depth)
-    keep = np.flatnonzero(prep.pos <= length[prep.seg])
-    pad = np.maximum(length - n, 0)
+    stored = length
+    if compress:
+        stored = np.minimum(length, np.maximum(n, rb.astype(np.int64)) + 1)
+    keep = np.flatnonzero(prep.pos <= stored[prep.seg])
+    pad = np.maximum(stored - n, 0)
     pad_seg = np.repeat(np.arange(prep.n_segments), pad)
     pad_pos = n[pad_seg] + 1 + np.arange(len(pad_seg)) - (np.cumsum(pad) - pad)[pad_seg]
     seg = np.concatenate([prep.seg[keep], pad_seg])
@@ -161,21 +182,28 @@ def curves(prep: Prepared, level: float, depth=None) -> Curves:
     fwd = np.concatenate([fwd[keep], np.zeros(len(pad_seg))])[order]
     bwd = np.concatenate([bwd[keep], np.maximum(rb[pad_seg] + 1.0 - pad_pos, 0.0)])[order]
     csum = np.cumsum(fwd - bwd)
-    before = np.concatenate([[0.0], csum])[np.cumsum(length) - length]
+    before = np.concatenate([[0.0], csum])[np.cumsum(stored) - stored]
     return Curves(seg=seg, pos=pos, src=src, fwd=fwd, bwd=bwd, crp=csum - before[seg],
-                  length=length, rb=rb)
+                  length=length, stored=stored, rb=rb)
+
+
+def _best_relevant(prep: Prepared, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """Each qid's judged relevant grades, best first (all qids concatenated), and the index
+    where each qid's grades start in that array."""
+    with np.errstate(invalid="ignore"):
+        q_rel = prep.q_grades >= level
+    qs, grades = prep.q_seg[q_rel], prep.q_grades[q_rel]
+    order = np.lexsort((-grades, qs))
+    q_first = np.searchsorted(qs[order], np.arange(len(prep.q_offsets) - 1))
+    return grades[order], q_first
 
 
 def full_scale(prep: Prepared, level: float, length: np.ndarray) -> Prepared:
     """The full-scale run of each ranking (Definition 14, of any length L as SPEC §9): its
     query's ideal run reversed, of length L: non-relevant documents, then the best
-    min(L, RB) judged relevant ones in increasing grade."""
-    with np.errstate(invalid="ignore"):
-        q_rel = prep.q_grades >= level
-    qs, grades = prep.q_seg[q_rel], prep.q_grades[q_rel]
-    order = np.lexsort((-grades, qs))
-    best = grades[order]  # each qid's relevant grades, best first
-    q_first = np.searchsorted(qs[order], np.arange(len(prep.q_offsets) - 1))
+    min(L, RB) judged relevant ones in increasing grade. Materialises L rows per ranking:
+    the metrics use :func:`full_scale_forward_space` and build it only where L is small."""
+    best, q_first = _best_relevant(prep, level)
     k = np.minimum(length, prep.num_relevant(level)).astype(np.int64)
     seg = np.repeat(np.arange(prep.n_segments), length)
     from_end = (np.cumsum(length) - 1)[seg] - np.arange(len(seg))  # 0 at the last rank
@@ -186,13 +214,30 @@ def full_scale(prep: Prepared, level: float, length: np.ndarray) -> Prepared:
                  prep.max_grade, "first")
 
 
-def with_full_scale(prep: Prepared, level: float, depth=None) -> tuple[Curves, Curves]:
-    """The curves of every ranking and of its full-scale run of the same length (cached on
-    the preparation: ``evaluate`` asking for several Twist metrics computes them once)."""
+def full_scale_forward_space(prep: Prepared, level: float, length: np.ndarray) -> np.ndarray:
+    """s⁺max of each ranking: the forward space Σ_j (j − max_j)⁺ of its full-scale run of
+    length L (:func:`full_scale`). Only its k = min(L, RB) relevant documents, at ranks
+    L − k + 1 … L, have a forward part (a non-relevant document has max = +∞), so this
+    costs O(Σ k) whatever L (same terms, same order as summing the materialised run)."""
+    best, q_first = _best_relevant(prep, level)
+    k = np.minimum(length, prep.num_relevant(level).astype(np.int64))
+    seg = np.repeat(np.arange(prep.n_segments), k)
+    from_end = (np.cumsum(k) - 1)[seg] - np.arange(len(seg))  # k − 1 … 0: ranks ascending
+    q_index = prep.seg_q[seg]
+    grade = best[q_first[q_index] + from_end]
+    _, hi = _intervals(prep, level, q_index, grade)
+    rank = (length[seg] - from_end).astype(np.float64)
+    return np.bincount(seg, weights=np.maximum(rank - hi, 0.0), minlength=prep.n_segments)
+
+
+def with_full_scale(prep: Prepared, level: float, depth=None) -> tuple[Curves, np.ndarray]:
+    """The (compressed) curves of every ranking and the forward space s⁺max of its
+    full-scale run of the same length (cached on the preparation: ``evaluate`` asking for
+    several Twist metrics computes them once). Memory O(rows + Σ RB), whatever ``depth``."""
     key = ("twist", level, depth)
     if key not in prep._cache:
         c = curves(prep, level, depth)
-        prep._cache[key] = c, curves(full_scale(prep, level, c.length), level)
+        prep._cache[key] = c, full_scale_forward_space(prep, level, c.length)
     return prep._cache[key]
 
 
@@ -242,9 +287,9 @@ def crossings(c: Curves) -> np.ndarray:
 
 def _parts(prep: Prepared, level: float, depth) -> dict[str, np.ndarray]:
     """ρ, σ⁺, σ⁻, σ, τ of every ranking (Definitions 3–6, SPEC §9), NaN where R = 0."""
-    c, fs = with_full_scale(prep, level, depth)
+    c, plus_max = with_full_scale(prep, level, depth)
     k = np.minimum(c.length, c.rb)
-    sigma_plus = _ratio(c.seg_sum(c.fwd), fs.seg_sum(fs.fwd))
+    sigma_plus = _ratio(c.seg_sum(c.fwd), plus_max)
     sigma_minus = _ratio(c.seg_sum(c.bwd), k * (c.rb + 1.0) - k * (k + 1.0) / 2.0)
     sigma_minus = np.where(c.length == 0, 0.0, sigma_minus)  # the empty ranking: worst run
     x = crossings(c)
@@ -369,8 +414,12 @@ def crp_frame(prep: Prepared, level: float, depth=None, references: bool = False
     """Long frame (by…, qid, position, grade, rp, crp): one row per rank of every ranking,
     padding ranks included (grade null); rp and crp null when R = 0. With ``references``
     also ``crp_full_scale`` and ``crp_worst`` (the full-scale and worst runs of the same
-    length) and ``recall_base``."""
-    c = with_full_scale(prep, level, depth)[0] if references else curves(prep, level, depth)
+    length) and ``recall_base``.
+
+    With ``depth=N`` the frame has N rows per ranking (padding included), so its size grows
+    with N; the Twist metrics and the archetypes do not materialise the padding and cost the
+    same for any depth."""
+    c = curves(prep, level, depth, compress=False)
     undefined = c.rb[c.seg] == 0
 
     def column(name, values):
@@ -382,13 +431,27 @@ def crp_frame(prep: Prepared, level: float, depth=None, references: bool = False
         pl.Series("grade", c.grade(prep), dtype=pl.Float64).fill_nan(None),
         column("rp", c.rp), column("crp", c.crp))
     if references:
-        fs = with_full_scale(prep, level, depth)[1]
+        fs = curves(full_scale(prep, level, c.length), level, compress=False)
         rb = c.rb[c.seg]
         k = np.minimum(c.pos, rb)
         out = out.with_columns(column("crp_full_scale", fs.crp),
                                column("crp_worst", k * (k + 1.0) / 2.0 - k * (rb + 1.0)),
                                pl.Series("recall_base", rb.astype(np.int64)))
     return out
+
+
+def _is_full_scale(prep: Prepared, level: float, c: Curves) -> np.ndarray:
+    """Per ranking: L ≥ 2·RB (Definition 14) and CRP equal to the full-scale run's at every
+    rank. Only a ranking stored uncompressed can match: past L_eff its RP is 0, while the
+    full-scale run's RP at rank L is L − max ≥ L − RB ≥ RB > 0 (RB ≥ 1). So the full-scale
+    curves are built for those rankings alone (L ≤ max(n, RB) + 1 ranks each), and both
+    curves hold the same segments in the same order: they align entry by entry."""
+    candidate = ~c.compressed & (c.length >= 2 * c.rb) & (c.rb > 0)
+    fs = curves(full_scale(prep, level, np.where(candidate, c.length, 0)), level)
+    mine = candidate[c.seg]
+    differs = np.bincount(c.seg[mine], weights=c.crp[mine] != fs.crp,
+                          minlength=len(c.length))
+    return candidate & (differs == 0)
 
 
 def archetypes(prep: Prepared, level: float, depth=None) -> pl.DataFrame:
@@ -406,7 +469,7 @@ def archetypes(prep: Prepared, level: float, depth=None) -> pl.DataFrame:
     Null for R = 0. After rank RB, RP ≥ 0 (every relevant document is below its interval),
     so CRP can only drop before RB: an ups-and-downs run drops before RB, as Figure 3(f)."""
     require_order_free(prep, level, "crp_archetype", depth)
-    c, fs = with_full_scale(prep, level, depth)
+    c = with_full_scale(prep, level, depth)[0]
     x = crossings(c)
     with np.errstate(invalid="ignore"):
         relevant = c.grade(prep) >= level
@@ -414,7 +477,7 @@ def archetypes(prep: Prepared, level: float, depth=None) -> pl.DataFrame:
     conditions = [
         (c.seg_sum(c.crp != 0) == 0) & (c.length > 0),
         c.seg_sum(relevant) == 0,
-        (c.length >= 2 * c.rb) & (c.seg_sum(c.crp != fs.crp) == 0),
+        _is_full_scale(prep, level, c),
         (x <= c.rb) & ~dips,
         x <= c.rb,
         np.isfinite(x),
@@ -423,7 +486,8 @@ def archetypes(prep: Prepared, level: float, depth=None) -> pl.DataFrame:
     names = np.array(ARCHETYPES, dtype=object)[label]
     names[c.rb == 0] = None
     return prep.keys.with_columns(
-        pl.Series("archetype", names, dtype=pl.String),
+        # from a list: Polars cannot cast an object array whose first entry is None
+        pl.Series("archetype", names.tolist(), dtype=pl.String),
         pl.Series("recall_base", c.rb.astype(np.int64)),
         pl.Series("length", c.length, dtype=pl.Int64),
         pl.Series("crossing", np.where(np.isfinite(x), x, np.nan)).fill_nan(None).cast(pl.Int64))
