@@ -68,12 +68,11 @@ def assert_matches_brute_force(run, qrels, queries, cases, level, modes=("averag
     """Evaluate every (metric spec, reference, params) case through the pandas accessor and
     compare each query with :func:`expected_values` (NaN where the reference is undefined)."""
     import math
+    import warnings
 
     import pytest
 
     import trunc_accessor as ta
-
-    import warnings
 
     qids = [q[0] for q in queries]
     for mode in modes:

@@ -22,8 +22,7 @@ from .aggregate import aggregate
 from .frames import InputError, InputTypeError
 from .io import example_path, load_example, read_qrels, read_run
 from .registry import REGISTRY, Measure, ParameterError, parse
-from .warn import (DroppedQueriesWarning, EmptyResultWarning, IdentifierWarning,
-                   TruncAccessorWarning)
+from .warn import DroppedQueriesWarning, EmptyResultWarning, IdentifierWarning, TruncAccessorWarning
 
 __version__ = "0.1.0"
 

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-
 QID_NAMES = ("qid", "query_id", "topic")
 # docno first: a PyTerrier result frame has both an internal int `docid` and the external
 # `docno`, and its qrels only `docno`; where both frames share a name, that one wins.

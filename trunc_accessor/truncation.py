@@ -19,7 +19,6 @@ from .frames import InputError
 from .prepare import Prepared
 from .registry import Measure
 
-
 CHUNK_ROWS = 1 << 22  # prefix rows scored per kernel call by ``curve``
 
 

@@ -33,12 +33,10 @@ documents of positive grade; groups of one document (always the case with
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ..prepare import Prepared
-from ..registry import K, P, Param, check_bool, check_positive_or_none, check_nonnegative, register
+from ..registry import K, P, Param, check_bool, check_nonnegative, check_positive_or_none, register
 from .terminal import DEPTH, LIU, gains_and_pool, not_truncated, terminal_gain
 
 CHAPELLE = ("Chapelle, Metzler, Zhang & Grinspan, 'Expected reciprocal rank for graded "

@@ -19,8 +19,6 @@ gain (McSherry & Najork, ECIR 2008; SPEC §10).
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ..prepare import Prepared
