@@ -221,7 +221,7 @@ def test_conflicting_qrels_rows():
     (lambda r: r.ir.precision(QRELS, k=2.5), "whole number"),
     (lambda r: r.ir.evaluate(QRELS, ["ndcg@0"]), "k must be ≥ 1"),
     (lambda r: r.ir.evaluate(QRELS, ["rbp(p=2)"]), "p must be"),
-    (lambda r: r.ir.evaluate(QRELS, ["nope@3"]), "unknown metric 'nope'"),
+    (lambda r: r.ir.evaluate(QRELS, ["nope@3"]), "unknown metric 'nope@3'"),
     (lambda r: r.ir.evaluate(QRELS, ["ap(q=1)"]), "takes no parameter 'q'"),
     (lambda r: r.ir.ap(QRELS, ties="random"), "ties="),
     (lambda r: r.ir.ap(QRELS, by="system"), "by= names column 'system'"),

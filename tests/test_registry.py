@@ -53,13 +53,17 @@ def test_every_metric_has_method_function_doc_and_cli_name(capsys):
 
 def test_evaluate_deduplicates_equal_measures():
     run, qrels = ta.load_example()
-    res = run.ir.evaluate(qrels, ["rbp", "rbp(p=0.8)", "RBP", "ap", "map"])
-    assert list(res.columns) == ["rbp", "ap"]
+    res = run.ir.evaluate(qrels, ["rbp", "rbp(p=0.8)", "ap", "map", "ap"])
+    assert list(res.columns) == ["rbp", "rbp(p=0.8)", "ap", "map"]  # as written, once each
+    canonical = run.ir.evaluate(qrels, ["rbp", "rbp(p=0.8)", "ap", "map"], names="canonical")
+    assert list(canonical.columns) == ["rbp", "ap"]
 
 
 def test_cli_matches_trec_eval_means(capsys):
     """trec_eval's `all` line for the shipped example (out.test: map 0.1785)."""
     path = ta.example_path
-    assert main([path("results.test"), path("qrels.test"), "-m", "ap", "--ties", "trec_eval"]) == 0
-    assert capsys.readouterr().out.strip() == "ap\tall\t0.1785"
-    assert main([path("results.test"), path("qrels.test"), "-m", "nope"]) == 2
+    assert main([path("qrels.test"), path("results.test"), "-m", "ap", "--ties", "trec_eval"]) == 0
+    assert capsys.readouterr().out.split() == ["ap", "all", "0.1785"]
+    assert main([path("qrels.test"), path("results.test"), "-m", "nope"]) == 2
+    assert main([path("results.test"), path("qrels.test"), "-m", "ap"]) == 2  # the order
+    assert "QRELS RUN" in capsys.readouterr().err

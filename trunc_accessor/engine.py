@@ -11,7 +11,8 @@ import polars as pl
 from . import frames, truncation
 from .metrics import twist
 from .prepare import Prepared, check_ties, prepare
-from .registry import Measure, check_k, check_level, checked, evaluate_prepared
+from .names import Named
+from .registry import Measure, check_bool, check_k, check_level, checked, evaluate_prepared
 
 
 def columns_of(run, qrels, by) -> frames.Columns:
@@ -30,30 +31,34 @@ def _eager(frame):
     return frame.collect() if isinstance(frame, pl.LazyFrame) else frame
 
 
-def prepare_call(run, qrels, *, by=None, queries=None, ties="average",
-                 labels=()) -> tuple[Prepared, frames.Columns]:
+def prepare_call(run, qrels, *, by=None, queries=None, ties="average", labels=(),
+                 judged_only=False) -> tuple[Prepared, frames.Columns]:
     """Validate and prepare a run and qrels (pandas or Polars, eager or lazy) once.
-    ``labels``: the output columns the call adds beside the keys (checked for clashes)."""
+    ``labels``: the output columns the call adds beside the keys (checked for clashes);
+    ``judged_only``: drop unjudged documents before ranking (trec_eval -J)."""
     check_ties(ties)
+    judged_only = checked("judged_only", check_bool, judged_only)
     cols = columns_of(run, qrels, by)
     frames.check_output_names(cols.by, cols.run_qid, labels)
     r = _eager(frames.to_polars(run, run_columns(cols), "run"))
     q = _eager(frames.to_polars(qrels, qrels_columns(cols), "qrels"))
     c = frames.normalise(r, q, cols, frames.queries_series(queries))
     prep = prepare(c.run, c.qrels, systems=c.systems, queries=c.queries, ties=ties,
-                   qid_name=cols.run_qid, id_note=c.id_note)
+                   qid_name=cols.run_qid, id_note=c.id_note, judged_only=judged_only)
     return prep, cols
 
 
-def compute(run, qrels, measures: list[Measure], *, by=None, queries=None, ties="average",
-            relevance_level=1) -> tuple[pl.DataFrame, dict, frames.Columns]:
-    """Per-query values of `measures` for a run and qrels (pandas or Polars, eager or lazy).
+def compute(run, qrels, named: list[Named], *, by=None, queries=None, ties="average",
+            relevance_level=1, judged_only=False) -> tuple[pl.DataFrame, dict, frames.Columns]:
+    """Per-query values of the ``named`` measures for a run and qrels (pandas or Polars,
+    eager or lazy); each distinct measure is computed once, whatever it is called.
 
     Returns (keys, {label: values}, columns): keys holds the by… columns and the qid."""
     level = check_level(relevance_level)
     prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
-                              labels=[m.label for m in measures])
-    return prep.keys, evaluate_prepared(prep, measures, level), cols
+                              labels=[n.label for n in named], judged_only=judged_only)
+    values = evaluate_prepared(prep, [n.measure for n in named], level)
+    return prep.keys, {n.label: values[n.measure.label] for n in named}, cols
 
 
 CURVE_COLUMNS = ("depth", "value")

@@ -216,12 +216,14 @@ def empty(keys: pl.DataFrame, ties: str) -> Prepared:
 
 def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, systems: pl.DataFrame | None = None,
             queries: pl.Series | None = None, ties: str = "average",
-            qid_name: str = "qid", id_note: str = "") -> Prepared:
+            qid_name: str = "qid", id_note: str = "", judged_only: bool = False) -> Prepared:
     """Prepare canonical frames (``[_sys,] qid, docid, score[, rank]`` and ``qid, docid,
     rel``; see :mod:`trunc_accessor.frames`). ``systems``: the user's by… columns, row i
     for system code i; the keys of the result are those columns and ``qid_name``.
     ``id_note``: why the run's and the qrels' ids may not match (different types), said in
-    one :class:`IdentifierWarning` with the systems that retrieved no judged document."""
+    one :class:`IdentifierWarning` with the systems that retrieved no judged document.
+    ``judged_only``: unjudged documents are removed before positions and ties are found
+    (trec_eval -J; the condensed lists of Sakai 2007)."""
     check_ties(ties)
     by = [SYS] if systems is not None else []
 
@@ -275,6 +277,8 @@ def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, systems: pl.DataFrame | N
     run = run.sort(order, descending=desc, maintain_order=True)
     run = run.join(qrels.select("qid", "docid", "rel"), on=["qid", "docid"], how="left",
                    maintain_order="left")
+    if judged_only:
+        run = run.filter(pl.col("rel").is_not_null())
 
     seg = run["_seg"].to_numpy().astype(np.int64, copy=False)
     grade = run["rel"].fill_null(np.nan).to_numpy().astype(np.float64, copy=False)

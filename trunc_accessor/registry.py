@@ -165,6 +165,7 @@ class Measure:
 
     metric: Metric
     params: tuple[tuple[str, Any], ...]
+    level: float | None = None  # its own relevance level (ir_measures' rel=), else the call's
 
     @property
     def kwargs(self) -> dict:
@@ -178,6 +179,8 @@ class Measure:
         if kw.get("k") is not None:
             s += f"@{kw['k']}"
         extra = [(n, v) for n, v in self.params if n != "k" and v != defaults[n]]
+        if self.level is not None:
+            extra.append(("rel", self.level))
         if extra:
             s += "(" + ",".join(f"{n}={_fmt(v)}" for n, v in extra) + ")"
         return s
@@ -186,7 +189,12 @@ class Measure:
         return f"Measure({self.label})"
 
     def compute(self, prep: Prepared, relevance_level: float) -> np.ndarray:
-        return self.metric.kernel(prep, relevance_level, **self.kwargs)
+        level = relevance_level if self.level is None else self.level
+        return self.metric.kernel(prep, level, **self.kwargs)
+
+    def with_level(self, level) -> Measure:
+        """The same measure with its own relevance level (None: the call's)."""
+        return Measure(self.metric, self.params, None if level is None else check_level(level))
 
 
 def _fmt(v) -> str:
@@ -227,7 +235,9 @@ def get_metric(name: str) -> Metric:
         raise ParameterError(f"unknown metric {name!r}; known: {sorted(REGISTRY)}") from None
 
 
-_STRING_FORM = re.compile(r"^\s*([A-Za-z_][\w\-]*)\s*(?:@\s*([^\s(]+))?\s*(?:\((.*)\))?\s*$")
+# name['][@k][(params)] or name['](params)@k; rel= in params is the measure's relevance level
+_STRING_FORM = re.compile(
+    r"^\s*([A-Za-z_][\w\-]*'?)\s*(?:@\s*([^\s(]+))?\s*(?:\((.*)\))?\s*(?:@\s*([^\s(]+))?\s*$")
 
 
 def parse(spec) -> Measure:
@@ -249,7 +259,10 @@ def parse(spec) -> Measure:
     m = _STRING_FORM.match(spec)
     if not m:
         raise ParameterError(f"cannot parse metric {spec!r}; write e.g. 'ndcg@10' or 'rbp(p=0.5)'")
-    name, at, inner = m.groups()
+    name, at, inner, at_after = m.groups()
+    if at is not None and at_after is not None:
+        raise ParameterError(f"in {spec!r}: the cut-off is given twice (@{at} and @{at_after})")
+    at = at if at is not None else at_after
     metric = get_metric(name)
     params: dict[str, Any] = {}
     if at is not None:
@@ -281,7 +294,8 @@ def parse(spec) -> Measure:
                 params[kw.arg] = ast.literal_eval(kw.value)
             except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
                 raise bad from None
-    return metric.measure(**params)
+    level = params.pop("rel", None) if "rel" not in {p.name for p in metric.params} else None
+    return metric.measure(**params).with_level(level)
 
 
 def _literal(s: str):

@@ -11,10 +11,12 @@ from __future__ import annotations
 import inspect
 
 from .. import metrics as _metrics  # noqa: F401  (registers the metrics)
-from ..frames import InputTypeError
-from ..registry import REGISTRY, Metric, method_doc, parse, parse_all
+from ..frames import InputError, InputTypeError
+from ..names import Named, parse_many
+from ..registry import REGISTRY, Metric, method_doc, parse
 
-_COMMON = (("ties", "average"), ("by", None), ("queries", None), ("relevance_level", 1))
+_COMMON = (("ties", "average"), ("by", None), ("queries", None), ("relevance_level", 1),
+           ("judged_only", False))
 
 
 def _metric_method(metric: Metric):
@@ -33,7 +35,7 @@ def _metric_method(metric: Metric):
         qrels = a.pop("qrels")
         common = {n: a.pop(n) for n, _ in _COMMON}
         measure = metric.measure(**a)
-        return self._evaluate(qrels, [measure], single=True, **common)
+        return self._evaluate(qrels, [Named(measure.label, measure)], single=True, **common)
 
     method.__signature__ = signature
     method.__name__ = method.__qualname__ = metric.name
@@ -41,29 +43,43 @@ def _metric_method(metric: Metric):
     return method
 
 
-def evaluate(self, qrels, metrics, *, ties="average", by=None, queries=None, relevance_level=1):
+def evaluate(self, qrels, metrics, *, ties="average", by=None, queries=None, relevance_level=1,
+             judged_only=False, names="as_written"):
     """Many metrics in one call, sharing one preparation (join, order, tie groups).
 
     Parameters
     ----------
     qrels : DataFrame
         Judgments (qid, docid, rel), pandas or Polars.
-    metrics : list
-        Strings (``"ndcg@10"``, ``"rbp(p=0.5)"``, ``"precision@5"``, ``"ap"``) or
-        ``(name, {param: value})`` pairs; see ``trunc_accessor.metrics_table()``.
+    metrics : str, list, or ir_measures measure objects
+        Names in any of four dialects: ours (``"ndcg@10"``, ``"rbp(p=0.5)"``, ``"rbp'"``,
+        ``(name, {param: value})`` pairs), trec_eval's (``"map"``, ``"P_10"``, ``"P.5,10"``,
+        ``"ndcg_cut_10"``, ``"all_trec"``), ir_measures'/PyTerrier's (``"nDCG@10"``,
+        ``"P(rel=2)@5"``, ``"RBP(p=0.8,rel=2)"``) and ranx's (``"mrr"``, ``"hit_rate@10"``,
+        ``"precision@5-l2"``); see ``trunc-accessor --list``.
     ties, by, queries, relevance_level
         As on every metric method.
+    judged_only : bool, default False
+        Remove unjudged documents before scoring (trec_eval -J, condensed lists).
+    names : {"as_written", "canonical"}
+        Column names: the names as written (a trec_eval cut-off list ``"P.5,10"`` gives
+        ``P_5`` and ``P_10``), or this library's canonical labels (``"precision@10"``).
 
     Returns
     -------
-    One wide per-query frame, a column per metric named by its canonical label
-    (``"ndcg@10"``; parameters that differ from the defaults in parentheses). pandas: a
-    DataFrame indexed by qid (or by…, qid); Polars: key columns then metric columns.
-    The system score is the column mean (undefined values are left out); see
-    ``trunc_accessor.aggregate``.
+    One wide per-query frame, a column per metric. pandas: a DataFrame indexed by qid (or
+    by…, qid); Polars: key columns then metric columns. Two spellings of one metric are
+    computed once. The system score is the column mean (undefined values are left out);
+    see ``trunc_accessor.aggregate``.
     """
-    return self._evaluate(qrels, parse_all(metrics), single=False, ties=ties, by=by,
-                          queries=queries, relevance_level=relevance_level)
+    named = parse_many(metrics)
+    if names == "canonical":
+        named = list({n.measure.label: Named(n.measure.label, n.measure, n.summary)
+                      for n in named}.values())
+    elif names != "as_written":
+        raise InputError(f"names= must be 'as_written' or 'canonical', not {names!r}")
+    return self._evaluate(qrels, named, single=False, ties=ties, by=by, queries=queries,
+                          relevance_level=relevance_level, judged_only=judged_only)
 
 
 def _measure(metric, params: dict):

@@ -20,9 +20,8 @@ class PandasIR:
     def __init__(self, frame: pd.DataFrame):
         self._frame = frame
 
-    def _evaluate(self, qrels, measures, *, single, ties, by, queries, relevance_level):
-        keys, values, _ = engine.compute(self._frame, qrels, measures, by=by, queries=queries,
-                                         ties=ties, relevance_level=relevance_level)
+    def _evaluate(self, qrels, named, *, single, **kw):
+        keys, values, _ = engine.compute(self._frame, qrels, named, **kw)
         return frames.result_pandas(keys, values, single)
 
     def _truncate(self, depth, marker, by):

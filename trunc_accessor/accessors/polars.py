@@ -16,9 +16,8 @@ from ..registry import check_level
 from ._methods import install
 
 
-def _answer(run, qrels, measures, *, ties, by, queries, relevance_level) -> pl.DataFrame:
-    keys, values, _ = engine.compute(run, qrels, measures, by=by, queries=queries, ties=ties,
-                                     relevance_level=relevance_level)
+def _answer(run, qrels, named, **kw) -> pl.DataFrame:
+    keys, values, _ = engine.compute(run, qrels, named, **kw)
     return frames.result_polars(keys, values)
 
 
@@ -76,7 +75,8 @@ class LazyPolarsIR(_Truncate):
         kt = frames.key_types(run_schema, qrels_schema, cols, frames.queries_series(queries))
         return cols, run_schema, kt
 
-    def _lazy(self, qrels, columns: dict, answer, *, ties, by, queries, relevance_level):
+    def _lazy(self, qrels, columns: dict, answer, *, ties, by, queries, relevance_level,
+              judged_only=False):
         """A LazyFrame of the key columns and ``columns`` (name → dtype), checked now and
         computed by ``answer(run)`` on the collected run's needed columns."""
         check_ties(ties)
@@ -97,7 +97,7 @@ class LazyPolarsIR(_Truncate):
         def answer(run: pl.DataFrame) -> pl.DataFrame:
             return _answer(run, qrels, measures, **kw)
 
-        return self._lazy(qrels, {m.label: pl.Float64 for m in measures}, answer, **kw)
+        return self._lazy(qrels, {n.label: pl.Float64 for n in measures}, answer, **kw)
 
     def _crp(self, qrels, kind, *, depth, **kw):
         def answer(run: pl.DataFrame) -> pl.DataFrame:

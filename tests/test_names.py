@@ -1,0 +1,174 @@
+"""Measure names in trec_eval's, ir_measures', ranx's and our dialect: each spelling gives
+trec_eval's per-query values (stored outputs of trec_eval 10), through evaluate and the CLI;
+columns carry the names as written; two spellings are computed once."""
+from __future__ import annotations
+
+import io
+import math
+from contextlib import redirect_stdout
+
+import pandas as pd
+import polars as pl
+import pytest
+
+import trunc_accessor as ta
+from trunc_accessor import cli
+from trunc_accessor.registry import REGISTRY
+
+from .conftest import DATA, need, read_trec_eval_output
+
+TE = DATA / "trec_eval"
+
+# (spelling, the trec_eval measure it equals); qrels.test + results.test, trec_eval -q
+BINARY = [
+    # trec_eval
+    ("map", "map"), ("P_10", "P_10"), ("P.10", "P_10"), ("recall_100", "recall_100"),
+    ("ndcg", "ndcg"), ("ndcg_cut_10", "ndcg_cut_10"), ("map_cut_100", "map_cut_100"),
+    ("recip_rank", "recip_rank"), ("Rprec", "Rprec"), ("bpref", "bpref"),
+    ("success_10", "success_10"), ("num_ret", "num_ret"), ("num_rel", "num_rel"),
+    ("num_rel_ret", "num_rel_ret"),
+    # ir_measures / PyTerrier
+    ("nDCG@10", "ndcg_cut_10"), ("AP@100", "map_cut_100"), ("AP", "map"), ("P@5", "P_5"),
+    ("R@1000", "recall_1000"), ("RR", "recip_rank"), ("Bpref", "bpref"),
+    ("Success@10", "success_10"), ("NumRet", "num_ret"), ("NumRel", "num_rel"),
+    ("NumRelRet", "num_rel_ret"), ("P(rel=1)@20", "P_20"),
+    # ranx
+    ("ndcg@10", "ndcg_cut_10"), ("map@100", "map_cut_100"), ("mrr", "recip_rank"),
+    ("precision@5", "P_5"), ("recall@100", "recall_100"), ("hit_rate@10", "success_10"),
+    ("r-precision", "Rprec"), ("precision@5-l1", "P_5"),
+    # ours
+    ("ap", "map"), ("rr", "recip_rank"), ("ndcg@1000", "ndcg_cut_1000"), ("rprec", "Rprec"),
+]
+# qrels.rel_level + results.test, trec_eval -l2 -q
+GRADED = [("P_5", "P_5"), ("P(rel=2)@5", "P_5"), ("precision@5-l2", "P_5"),
+          ("AP(rel=2)@100", "map_cut_100"), ("R(rel=2)@100", "recall_100"),
+          ("RR(rel=2)", "recip_rank"), ("map", "map")]
+
+
+def _expected(path):
+    return read_trec_eval_output(need(path))
+
+
+def _check(res: pd.DataFrame, spelling: str, want: dict, name: str) -> None:
+    assert spelling in res.columns  # the name as written
+    for qid, value in res[spelling].items():
+        expected = want[(name, str(qid))]
+        assert round(float(value), 4) == pytest.approx(expected, abs=1e-4 + 1e-12), (
+            spelling, qid, value, expected)
+
+
+def test_every_dialect_gives_trec_eval_values_per_query():
+    run = ta.read_run(need(TE / "results.test"))
+    qrels = ta.read_qrels(need(TE / "qrels.test"))
+    want = _expected(TE / "out.test.aq")
+    res = run.ir.evaluate(qrels, [s for s, _ in BINARY], ties="trec_eval")
+    assert list(res.columns) == list(dict.fromkeys(s for s, _ in BINARY))
+    for spelling, name in BINARY:
+        _check(res, spelling, want, name)
+
+
+def test_relevance_level_in_the_name():
+    """ir_measures' rel= and ranx's -l2 set that measure's relevance level (trec_eval -l2)."""
+    run = ta.read_run(need(TE / "results.test"))
+    qrels = ta.read_qrels(need(TE / "qrels.rel_level"))
+    want = _expected(TE / "out.test.aql")
+    mixed = run.ir.evaluate(qrels, [s for s, _ in GRADED if s not in ("P_5", "map")],
+                            ties="trec_eval")
+    plain = run.ir.evaluate(qrels, ["P_5", "map"], ties="trec_eval", relevance_level=2)
+    for spelling, name in GRADED:
+        _check(mixed if spelling in mixed.columns else plain, spelling, want, name)
+
+
+def test_cli_speaks_trec_eval():
+    """trec_eval's order QRELS RUN, -m repeated and comma-separated, cut-off lists, -q."""
+    out = io.StringIO()
+    spellings = ["map,P.5,10", "ndcg_cut_10", "nDCG@10", "mrr"]
+    argv = [str(TE / "qrels.test"), str(TE / "results.test"), "-q", "--ties", "trec_eval"]
+    for s in spellings:
+        argv += ["-m", s]
+    with redirect_stdout(out):
+        assert cli.main(argv) == 0
+    lines = [ln.split("\t") for ln in out.getvalue().splitlines()]
+    assert all(len(ln) == 3 for ln in lines)
+    names = [ln[0].strip() for ln in lines]
+    assert names[:6] == ["map", "P_5", "P_10", "ndcg_cut_10", "nDCG@10", "mrr"]
+    want = _expected(TE / "out.test.aq")
+    same = {"nDCG@10": "ndcg_cut_10", "mrr": "recip_rank"}
+    for name, qid, value in lines:
+        name = name.strip()
+        if qid != "all":
+            assert float(value) == want[(same.get(name, name), qid)]
+    summary = {ln[0].strip(): float(ln[2]) for ln in lines if ln[1] == "all"}
+    assert summary["map"] == 0.1785 and summary["P_10"] == 0.3000  # out.test
+
+
+def test_two_spellings_are_computed_once():
+    run, qrels = ta.load_example()
+    calls = []
+    metric = REGISTRY["precision"]
+    original = metric.kernel
+
+    def counting(*a, **kw):
+        calls.append(kw.get("k"))
+        return original(*a, **kw)
+
+    object.__setattr__(metric, "kernel", counting)  # Metric is frozen
+    try:
+        res = run.ir.evaluate(qrels, ["P@10", "P_10", "precision@10", "P.10", "P.5,10"])
+    finally:
+        object.__setattr__(metric, "kernel", original)
+    assert sorted(calls) == [5, 10]
+    assert list(res.columns) == ["P@10", "P_10", "precision@10", "P_5"]  # P.10 → P_10 (dup)
+    assert (res["P@10"] == res["P_10"]).all()
+    canonical = run.ir.evaluate(qrels, ["P@10", "P_10"], names="canonical")
+    assert list(canonical.columns) == ["precision@10"]
+
+
+@pytest.mark.parametrize("library", ["pandas", "polars", "lazy"])
+def test_names_as_written_in_every_frontend(library):
+    run, qrels = ta.load_example()
+    frame = run if library == "pandas" else pl.from_pandas(run)
+    if library == "lazy":
+        frame = frame.lazy()
+    res = frame.ir.evaluate(qrels, ["P@10", "rbp'(p=0.5)", "AP(rel=1)@100"])
+    res = res.collect() if isinstance(res, pl.LazyFrame) else res
+    assert [c for c in res.columns if c != "qid"] == ["P@10", "rbp'(p=0.5)", "AP(rel=1)@100"]
+    want = run.ir.evaluate(qrels, ["precision@10", "rbp_prime(p=0.5)", "ap@100"])
+    got = res if isinstance(res, pd.DataFrame) else res.to_pandas().set_index("qid")
+    for a, b in zip(["P@10", "rbp'(p=0.5)", "AP(rel=1)@100"], want.columns):
+        assert (got[a].to_numpy() == want[b].to_numpy()).all()
+
+
+def test_primed_names_with_parameters_in_strings():
+    run, qrels = ta.load_example()
+    res = run.ir.evaluate(qrels, ["rbp'", "ap'", "rr'", "ndcg'", "err'", "rbp'(p=0.5)"])
+    direct = run.ir.rbp_prime(qrels, p=0.5)
+    assert (res["rbp'(p=0.5)"] == direct).all()
+    assert (res["ap'"] == run.ir.ap_prime(qrels)).all()
+
+
+def test_unknown_names_list_the_closest():
+    run, qrels = ta.load_example()
+    with pytest.raises(ValueError, match=r"unknown metric 'ndgc@10'.*closest.*ndcg"):
+        run.ir.evaluate(qrels, ["ndgc@10"])
+    with pytest.raises(ValueError, match=r"'recip_rnk'.*recip_rank"):
+        run.ir.evaluate(qrels, ["recip_rnk"])
+
+
+def test_gm_map_is_trec_evals_geometric_mean():
+    run = ta.read_run(need(TE / "results.test"))
+    qrels = ta.read_qrels(need(TE / "qrels.test"))
+    res = run.ir.evaluate(qrels, ["gm_map", "map", "num_ret"], ties="trec_eval")
+    summary = ta.aggregate(res, undefined="zero")
+    assert round(summary["gm_map"], 4) == 0.1051  # out.test: gm_map all 0.1051
+    assert summary["num_ret"] == 1500             # counts are summed, as trec_eval
+    pl_summary = ta.aggregate(pl.from_pandas(res.reset_index()))
+    assert math.isclose(pl_summary["gm_map"][0], summary["gm_map"])
+
+
+def test_ir_measures_objects_when_installed():
+    irm = pytest.importorskip("ir_measures")
+    run, qrels = ta.load_example()
+    res = run.ir.evaluate(qrels, [irm.nDCG @ 10, irm.P(rel=1) @ 5, irm.AP])
+    assert list(res.columns) == [str(irm.nDCG @ 10), str(irm.P(rel=1) @ 5), "AP"]
+    assert (res[str(irm.nDCG @ 10)] == run.ir.ndcg(qrels, k=10)).all()

@@ -1,0 +1,268 @@
+"""Measure names in four dialects: trec_eval's, ir_measures'/PyTerrier's, ranx's and ours.
+
+One parser, fed by the registry, turns any spelling into :class:`Named` entries: the column
+label (the name as the user wrote it, or for a trec_eval cut-off list such as ``P.5,10``
+the names trec_eval prints, ``P_5`` and ``P_10``), the :class:`~trunc_accessor.registry.
+Measure` it means, and how trec_eval summarises it over queries (mean, sum for counts,
+geometric mean for ``gm_map``). Two spellings of one measure are computed once.
+
+Resolution order: the group names ``official`` and ``all_trec``; trec_eval names
+(``map``, ``P_10``, ``P.10``, ``ndcg_cut_10``, ``iprec_at_recall_0.10``, …, case as trec_eval
+writes them); ir_measures names (``nDCG@10``, ``AP(rel=2)@100``, ``RBP(p=0.8,rel=2)``,
+``SetF(beta=2)``, ``IPrec@0.1``, …, and ir_measures measure objects); ranx names
+(``mrr``, ``hit_rate@10``, ``ndcg_burges@10``, ``r-precision``, the ``-l2`` relevance-level
+suffix); then the registry's own names and aliases (``ndcg@10``, ``rbp'(p=0.5)``), case
+insensitive.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from .registry import REGISTRY, Measure, ParameterError, _ALIASES, get_metric, parse
+
+SUMMARIES = ("mean", "sum", "gmean")
+GM_EPSILON = 1e-5  # trec_eval's gm_map: exp(mean(log(max(value, 1e-5))))
+
+
+@dataclass(frozen=True)
+class Named:
+    """A measure as the user named it: output ``label``, ``measure``, and its ``summary``
+    over queries ("mean"; "sum" for trec_eval's counts; "gmean" for gm_map)."""
+
+    label: str
+    measure: Measure
+    summary: str = "mean"
+
+
+def _m(name: str, **params) -> Measure:
+    level = params.pop("rel", None)
+    return get_metric(name).measure(**params).with_level(level)
+
+
+# --------------------------------------------------------------------------- trec_eval
+# plain names → (metric, params, summary)
+TREC_PLAIN = {
+    "map": ("ap", {}, "mean"), "gm_map": ("ap", {}, "gmean"), "Rprec": ("rprec", {}, "mean"),
+    "bpref": ("bpref", {}, "mean"), "recip_rank": ("rr", {}, "mean"),
+    "ndcg": ("ndcg", {}, "mean"), "infAP": ("infap", {}, "mean"),
+    "11pt_avg": ("interpolated_precision_11pt", {}, "mean"),
+    "set_P": ("set_precision", {}, "mean"), "set_recall": ("set_recall", {}, "mean"),
+    "set_F": ("set_f", {}, "mean"), "set_map": ("set_ap", {}, "mean"),
+    "num_ret": ("num_ret", {}, "sum"), "num_rel": ("num_rel", {}, "sum"),
+    "num_rel_ret": ("num_rel_ret", {}, "sum"),
+    "num_nonrel_judged_ret": ("num_nonrel_judged_ret", {}, "sum"),
+    "num_q": ("num_q", {}, "sum"),
+}
+# parameterised names: base_VALUE or base.V1,V2 → (metric, parameter, value formatter)
+TREC_PARAM = {
+    "P": ("precision", "k"), "recall": ("recall", "k"), "ndcg_cut": ("ndcg", "k"),
+    "map_cut": ("ap", "k"), "success": ("success", "k"),
+    "iprec_at_recall": ("iprec_at_recall", "recall"), "Rprec_mult": ("rprec_mult", "mult"),
+}
+_TREC_FLOAT = {"recall", "mult"}
+OFFICIAL = (["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+             "recip_rank"]
+            + [f"iprec_at_recall_{r / 10:.2f}" for r in range(11)]
+            + [f"P_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)])
+_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+ALL_TREC = (["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+             "recip_rank"]
+            + [f"iprec_at_recall_{r / 10:.2f}" for r in range(11)]
+            + [f"P_{k}" for k in _CUTS] + [f"recall_{k}" for k in _CUTS]
+            + ["infAP", "11pt_avg"] + [f"Rprec_mult_{m / 10:.2f}" for m in range(2, 21, 2)]
+            + ["ndcg"] + [f"ndcg_cut_{k}" for k in _CUTS] + [f"map_cut_{k}" for k in _CUTS]
+            + ["set_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret"]
+            + [f"success_{k}" for k in (1, 5, 10)])
+# trec_eval's all_trec measures not offered (no equivalent here): G, binG, Rndcg, ndcg_rel,
+# relstring, utility, relative_P_*, set_relative_P, unj_*, gm_bpref, rbp, rbp_resid (p=0.9
+# and min-max graded gains: use rbp(p=0.9) / rbp_residual(p=0.9) on binary qrels)
+GROUPS = {"official": OFFICIAL, "all_trec": ALL_TREC}
+
+
+def _trec_value(text: str, parameter: str):
+    try:
+        value = float(text)
+    except ValueError:
+        raise ParameterError(f"trec_eval measure parameter {text!r} is not a number") from None
+    if parameter in _TREC_FLOAT:
+        return value, f"{value:.2f}"
+    return int(value), str(int(value))  # trec_eval truncates: ndcg_cut.23.4 is ndcg_cut_23
+
+
+def _trec(spec: str) -> list[Named] | None:
+    if spec in TREC_PLAIN:
+        name, params, summary = TREC_PLAIN[spec]
+        return [Named(spec, _m(name, **params), summary)]
+    for base in sorted(TREC_PARAM, key=len, reverse=True):
+        name, parameter = TREC_PARAM[base]
+        if spec.startswith(base + "_") and spec[len(base) + 1:]:
+            value, _ = _trec_value(spec[len(base) + 1:], parameter)
+            return [Named(spec, _m(name, **{parameter: value}))]
+        if spec.startswith(base + ".") and spec[len(base) + 1:]:
+            out = []
+            for text in spec[len(base) + 1:].split(","):
+                value, shown = _trec_value(text, parameter)
+                out.append(Named(f"{base}_{shown}", _m(name, **{parameter: value})))
+            return out
+    return None
+
+
+# --------------------------------------------------------------------------- ir_measures
+# name → (metric, params, what @ sets, summary); rel= becomes the measure's relevance level
+IR_MEASURES = {
+    "nDCG": ("ndcg", {}, "k", "mean"), "AP": ("ap", {}, "k", "mean"),
+    "P": ("precision", {}, "k", "mean"), "R": ("recall", {}, "k", "mean"),
+    "RR": ("rr", {}, "k", "mean"), "RBP": ("rbp", {}, None, "mean"),
+    # ir_measures' ERR is gdeval's, whose stopping probability uses a maximum grade of 4
+    "ERR": ("err", {"max_grade": 4}, "k", "mean"),
+    "Judged": ("judged", {}, "k", "mean"), "NumRet": ("num_ret", {}, None, "sum"),
+    "NumRel": ("num_rel", {}, None, "sum"), "NumRelRet": ("num_rel_ret", {}, None, "sum"),
+    "NumQ": ("num_q", {}, None, "sum"), "SetP": ("set_precision", {}, None, "mean"),
+    "SetR": ("set_recall", {}, None, "mean"), "SetF": ("set_f", {}, None, "mean"),
+    "SetAP": ("set_ap", {}, None, "mean"), "IPrec": ("iprec_at_recall", {}, "recall", "mean"),
+    "Rprec": ("rprec", {}, None, "mean"), "Bpref": ("bpref", {}, None, "mean"),
+    "Success": ("success", {}, "k", "mean"), "infAP": ("infap", {}, None, "mean"),
+    "Compat": ("compat", {}, None, "mean"),
+}
+_IRM_FORM = re.compile(r"^([A-Za-z]+)(?:\((.*)\))?(?:@([^@()]+))?$")
+
+
+def _ir_measures(spec: str) -> list[Named] | None:
+    m = _IRM_FORM.match(spec.replace(" ", ""))
+    if not m or m.group(1) not in IR_MEASURES:
+        return None
+    name, params, at_param, summary = IR_MEASURES[m.group(1)]
+    given = _params(m.group(2) or "", spec)
+    if m.group(3) is not None:
+        if at_param is None:
+            raise ParameterError(f"in {spec!r}: {m.group(1)} takes no @ cut-off")
+        given[at_param] = _number(m.group(3), spec)
+    if name == "rbp" and "rel" not in given:
+        given["graded"] = True  # ir_measures' RBP without rel= uses graded gains
+    if name == "ndcg" and given.pop("dcg", "log2") == "exp-log2":
+        given["gains"] = "exponential"
+    return [Named(spec, _m(name, **{**params, **given}), summary)]
+
+
+def _params(inner: str, spec: str) -> dict:
+    """name=value pairs of a parameter list (numbers, True/False, bare words)."""
+    out: dict = {}
+    for part in filter(None, inner.split(",")):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise ParameterError(f"in {spec!r}: parameters are written name=value")
+        key = key.strip()
+        if key in out:
+            raise ParameterError(f"in {spec!r}: {key} is given twice")
+        value = value.strip().strip("'\"")
+        out[key] = {"True": True, "False": False}.get(value, value)
+        if isinstance(out[key], str):
+            try:
+                out[key] = _number(value, spec)
+            except ParameterError:
+                pass
+    return out
+
+
+def _number(text: str, spec: str):
+    try:
+        v = float(text)
+    except ValueError:
+        raise ParameterError(f"in {spec!r}: {text!r} is not a number") from None
+    return int(v) if v.is_integer() and "." not in text and "e" not in text.lower() else v
+
+
+# --------------------------------------------------------------------------- ranx
+RANX = {"mrr": "rr", "map": "ap", "hits": "num_rel_ret", "hit_rate": "success",
+        "r-precision": "rprec", "ndcg_burges": ("ndcg", {"gains": "exponential"}),
+        "dcg_burges": ("dcg", {"gains": "exponential"})}
+_RANX_FORM = re.compile(r"^([a-z_\-]+)(?:@(\d+))?(?:-l(\d+(?:\.\d+)?))?$")
+
+
+def _ranx(spec: str) -> list[Named] | None:
+    m = _RANX_FORM.match(spec)
+    if not m or (m.group(1) not in RANX and m.group(3) is None):
+        return None
+    target = RANX.get(m.group(1), m.group(1))
+    name, params = (target, {}) if isinstance(target, str) else target
+    if name not in REGISTRY and name.lower() not in _ALIASES:
+        return None
+    params = dict(params)
+    if m.group(2) is not None:
+        params["k"] = int(m.group(2))
+    if m.group(3) is not None:
+        params["rel"] = float(m.group(3))
+    return [Named(spec, _m(name, **params))]
+
+
+# --------------------------------------------------------------------------- parser
+def known_names() -> list[str]:
+    """Every spelling the parser knows (for suggestions and ``--list``)."""
+    names = set(TREC_PLAIN) | set(TREC_PARAM) | set(IR_MEASURES) | set(RANX) | set(GROUPS)
+    return sorted(names | set(_ALIASES) | set(REGISTRY))
+
+
+def parse_named(spec) -> list[Named]:
+    """The :class:`Named` entries of one metric spec (a group gives many)."""
+    if isinstance(spec, Measure) or (isinstance(spec, tuple) and len(spec) == 2
+                                     and isinstance(spec[1], Mapping)):
+        m = parse(spec)
+        return [Named(m.label, m, _summary_of(m))]
+    if type(spec).__module__.split(".")[0] == "ir_measures":  # a measure object
+        spec = str(spec)
+    if not isinstance(spec, str):
+        raise ParameterError(
+            f"a metric is a string like 'ndcg@10' or a (name, params) pair, not {spec!r}")
+    text = spec.strip()
+    if text in GROUPS:
+        return [n for name in GROUPS[text] if name != "runid" for n in parse_named(name)]
+    for dialect in (_trec, _ir_measures, _ranx):
+        found = dialect(text)
+        if found is not None:
+            return found
+    try:
+        m = parse(text)
+    except ParameterError as e:
+        if str(e).startswith("unknown metric"):
+            close = difflib.get_close_matches(text.split("@")[0].split("(")[0], known_names(),
+                                              n=5, cutoff=0.5)
+            hint = f"; closest known names: {close}" if close else ""
+            raise ParameterError(f"unknown metric {spec!r}{hint} (trunc-accessor --list "
+                                 "lists every name)") from None
+        raise
+    return [Named(text, m, _summary_of(m))]
+
+
+def _summary_of(m: Measure) -> str:
+    return "sum" if m.metric.name in ("num_ret", "num_rel", "num_rel_ret", "num_q",
+                                      "num_nonrel_judged_ret") else "mean"
+
+
+def parse_many(metrics) -> list[Named]:
+    """Named entries of a spec or list of specs; a label given twice is kept once."""
+    if isinstance(metrics, (str, Measure)) or (isinstance(metrics, tuple) and len(metrics) == 2
+                                                and isinstance(metrics[1], Mapping)) \
+            or type(metrics).__module__.split(".")[0] == "ir_measures":
+        metrics = [metrics]
+    if isinstance(metrics, (Mapping, bytes)) or not isinstance(metrics, Iterable):
+        raise ParameterError(f"metrics must be a metric string or a list of them (e.g. "
+                             f"['ndcg@10', 'ap']), not {type(metrics).__name__}")
+    out: dict[str, Named] = {}
+    for spec in metrics:
+        for named in parse_named(spec):
+            out.setdefault(named.label, named)
+    if not out:
+        raise ParameterError("evaluate needs at least one metric")
+    return list(out.values())
+
+
+def summary_of_label(label: str) -> str:
+    """How trec_eval summarises the column ``label`` over queries (mean when unknown)."""
+    try:
+        found = parse_named(label)
+    except (ValueError, TypeError):
+        return "mean"
+    return found[0].summary if len(found) == 1 else "mean"
