@@ -82,8 +82,9 @@ def _trec_lines(runid: str, res: pd.DataFrame, named: list[Named], per_query: bo
     and the summaries under ``all``."""
     rows = []
     if per_query:
-        for qid, values in res.iterrows():
-            rows += [(n.label, str(qid), _format(values[n.label], n.measure)) for n in named]
+        for qid, values in res.iterrows():  # a geometric mean (gm_map) is a summary only
+            rows += [(n.label, str(qid), _format(values[n.label], n.measure)) for n in named
+                     if n.summary != "gmean"]
     if summary:
         if show_runid:
             rows.append(("runid", "all", runid))
@@ -191,7 +192,8 @@ def main(argv=None) -> int:
         qrels = read_qrels(qrels_path)
         blocks = [evaluate_file(qrels, path, named, args) for path in runs]
     except (ValueError, TypeError, OSError) as e:
-        print(f"trunc-accessor: {e}", file=sys.stderr)
+        message = re.sub(r"ties='(\w+)'", r"--ties \1", str(e))  # the option's spelling here
+        print(f"trunc-accessor: {message}", file=sys.stderr)
         return 2
     try:
         _print(blocks, named, args, show_runid, show_num_q)
