@@ -172,3 +172,31 @@ def test_ir_measures_objects_when_installed():
     res = run.ir.evaluate(qrels, [irm.nDCG @ 10, irm.P(rel=1) @ 5, irm.AP])
     assert list(res.columns) == [str(irm.nDCG @ 10), str(irm.P(rel=1) @ 5), "AP"]
     assert (res[str(irm.nDCG @ 10)] == run.ir.ndcg(qrels, k=10)).all()
+
+
+def test_judged_only_equals_trec_eval_minus_j():
+    """judged_only=True (trec_eval -J): unjudged documents removed before scoring; equal to
+    pytrec_eval's judged_docs_only_flag per query."""
+    import pytrec_eval
+
+    from .conftest import pytrec_dicts
+
+    run_d, qrels_d = pytrec_dicts(TE / "results.test", TE / "qrels.test")
+    measures = {"map", "P_10", "ndcg_cut_10", "recip_rank", "bpref", "Rprec"}
+    want = pytrec_eval.RelevanceEvaluator(qrels_d, measures, judged_docs_only_flag=True
+                                          ).evaluate(run_d)
+    run = ta.read_run(need(TE / "results.test"))
+    qrels = ta.read_qrels(need(TE / "qrels.test"))
+    res = run.ir.evaluate(qrels, sorted(measures), ties="trec_eval9", judged_only=True)
+    for qid, row in res.iterrows():
+        for m in measures:
+            assert row[m] == pytest.approx(want[qid][m], abs=1e-9), (qid, m)
+    # the same through the CLI's -J
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert cli.main([str(TE / "qrels.test"), str(TE / "results.test"), "-J", "-q", "-m",
+                         "map", "--ties", "trec_eval9"]) == 0
+    for line in out.getvalue().splitlines():
+        name, qid, value = line.split("\t")
+        if qid != "all":
+            assert float(value) == pytest.approx(want[qid]["map"], abs=5e-5)
