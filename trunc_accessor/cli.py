@@ -77,19 +77,17 @@ def _format(value: float, measure: Measure) -> str:
 
 
 def _trec_lines(runid: str, res: pd.DataFrame, named: list[Named], per_query: bool,
-                summary: bool, show_runid: bool, show_num_q: bool) -> list[tuple[str, str, str]]:
-    """(name, qid, value) lines in trec_eval's order: per query (with -q), then runid, num_q
-    and the summaries under ``all``."""
+                summary: bool, show_runid: bool) -> list[tuple[str, str, str]]:
+    """(name, qid, value) lines in trec_eval's order: per query (with -q; num_q and
+    geometric means are summaries only), then runid and the summaries under ``all``."""
     rows = []
     if per_query:
-        for qid, values in res.iterrows():  # a geometric mean (gm_map) is a summary only
+        for qid, values in res.iterrows():
             rows += [(n.label, str(qid), _format(values[n.label], n.measure)) for n in named
-                     if n.summary != "gmean"]
+                     if n.summary != "gmean" and n.measure.metric.name != "num_q"]
     if summary:
         if show_runid:
             rows.append(("runid", "all", runid))
-        if show_num_q:
-            rows.append(("num_q", "all", str(len(res))))
         means = aggregate(res, undefined="zero")
         rows += [(n.label, "all", _format(float(means[n.label]), n.measure)) for n in named]
     return rows
@@ -186,9 +184,8 @@ def main(argv=None) -> int:
                              "order is QRELS RUN, as trec_eval's")
         names = _split_measures(args.measure or ["official"])
         names = [n for g in names for n in (GROUPS[g] if g in GROUPS else [g])]
-        show_runid, show_num_q = "runid" in names, "num_q" in names
-        named = _with_depth(parse_many([n for n in names if n not in ("runid", "num_q")]),
-                            args.depth)
+        show_runid = "runid" in names
+        named = _with_depth(parse_many([n for n in names if n != "runid"]), args.depth)
         qrels = read_qrels(qrels_path)
         blocks = [evaluate_file(qrels, path, named, args) for path in runs]
     except (ValueError, TypeError, OSError) as e:
@@ -196,19 +193,19 @@ def main(argv=None) -> int:
         print(f"trunc-accessor: {message}", file=sys.stderr)
         return 2
     try:
-        _print(blocks, named, args, show_runid, show_num_q)
+        _print(blocks, named, args, show_runid)
     except BrokenPipeError:  # `| head`: exit quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
     return 0
 
 
-def _print(blocks, named: list[Named], args, show_runid: bool, show_num_q: bool) -> None:
+def _print(blocks, named: list[Named], args, show_runid: bool) -> None:
     shown = named
     if args.format == "trec_eval":
         for runid, res in blocks:
             for name, qid, value in _trec_lines(runid, res, named, args.q, not args.n,
-                                                show_runid, show_num_q):
+                                                show_runid):
                 print(f"{name:<22}\t{qid}\t{value}")
         return
     table = []
@@ -220,7 +217,6 @@ def _print(blocks, named: list[Named], args, show_runid: bool, show_num_q: bool)
         if not args.n:
             means = aggregate(res, undefined="zero")
             table.append({"runid": runid, "qid": "all",
-                          **({"num_q": len(res)} if show_num_q else {}),
                           **{n.label: float(means[n.label]) for n in shown}})
     if args.format == "json":
         print(json.dumps(table, indent=1))

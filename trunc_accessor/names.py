@@ -54,13 +54,14 @@ TREC_PLAIN = {
     "num_ret": ("num_ret", {}, "sum"), "num_rel": ("num_rel", {}, "sum"),
     "num_rel_ret": ("num_rel_ret", {}, "sum"),
     "num_nonrel_judged_ret": ("num_nonrel_judged_ret", {}, "sum"),
-    "num_q": ("num_q", {}, "sum"),
+    "num_q": ("num_q", {}, "sum"), "set_relative_P": ("set_relative_precision", {}, "mean"),
 }
 # parameterised names: base_VALUE or base.V1,V2 → (metric, parameter, value formatter)
 TREC_PARAM = {
     "P": ("precision", "k"), "recall": ("recall", "k"), "ndcg_cut": ("ndcg", "k"),
     "map_cut": ("ap", "k"), "success": ("success", "k"),
     "iprec_at_recall": ("iprec_at_recall", "recall"), "Rprec_mult": ("rprec_mult", "mult"),
+    "relative_P": ("relative_precision", "k"), "unj": ("unjudged", "k"),
 }
 _TREC_FLOAT = {"recall", "mult"}
 OFFICIAL = (["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
@@ -74,11 +75,14 @@ ALL_TREC = (["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_m
             + [f"P_{k}" for k in _CUTS] + [f"recall_{k}" for k in _CUTS]
             + ["infAP", "11pt_avg"] + [f"Rprec_mult_{m / 10:.2f}" for m in range(2, 21, 2)]
             + ["ndcg"] + [f"ndcg_cut_{k}" for k in _CUTS] + [f"map_cut_{k}" for k in _CUTS]
-            + ["set_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret"]
-            + [f"success_{k}" for k in (1, 5, 10)])
-# trec_eval's all_trec measures not offered (no equivalent here): G, binG, Rndcg, ndcg_rel,
-# relstring, utility, relative_P_*, set_relative_P, unj_*, gm_bpref, rbp, rbp_resid (p=0.9
-# and min-max graded gains: use rbp(p=0.9) / rbp_residual(p=0.9) on binary qrels)
+            + ["set_P", "set_recall", "set_map", "set_F", "set_relative_P",
+               "num_nonrel_judged_ret"]
+            + [f"success_{k}" for k in (1, 5, 10)] + [f"relative_P_{k}" for k in _CUTS]
+            + [f"unj_{k}" for k in (5, 10, 20)])
+# trec_eval's all_trec measures not offered (no equivalent here): G, binG, Rndcg, ndcg_rel
+# (experimental, unpublished), relstring (a string), utility (needs the collection size),
+# gm_bpref, rbp and rbp_resid (p = 0.9 and min-max graded gains: rbp(p=0.9) and
+# rbp_residual(p=0.9) agree with them on binary qrels)
 GROUPS = {"official": OFFICIAL, "all_trec": ALL_TREC}
 
 

@@ -1,2 +1,14 @@
 """Metric kernels by family. Importing this package registers every metric."""
-from . import cascade, information, standard, terminal, twist, utility  # noqa: F401  (each registers its metrics)
+from . import (  # noqa: F401  (each registers its metrics)
+    cascade,
+    compat,
+    counts,
+    infap,
+    information,
+    interpolated,
+    sets,
+    standard,
+    terminal,
+    twist,
+    utility,
+)

@@ -11,10 +11,22 @@ relevance_level; n = ranking length.
 """
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
+
 import numpy as np
 
 from ..prepare import Prepared
-from ..registry import K, P, Param, check_bool, check_gains, check_positive_or_none, register
+from ..registry import (
+    K,
+    P,
+    Param,
+    check_bool,
+    check_gains,
+    check_positive_or_none,
+    is_real,
+    register,
+)
 from ._combinatorics import comb_ratio, log_factorials
 
 MCSHERRY = ("McSherry & Najork, 'Computing IR performance measures efficiently in the "
@@ -234,67 +246,111 @@ def gain_values(grades: np.ndarray, gains) -> np.ndarray:
     return np.where(np.isnan(grades), 0.0, out)
 
 
-def _discount(pos: np.ndarray) -> np.ndarray:
-    return 1.0 / np.log2(pos + 1.0)
+def _discount(pos: np.ndarray, log_base: float = 2.0) -> np.ndarray:
+    """1 / log_b(1 + i); base 2 exactly as before (1 / log2(1 + i))."""
+    if log_base == 2.0:
+        return 1.0 / np.log2(pos + 1.0)
+    return np.log(log_base) / np.log(pos + 1.0)
 
 
-def dcg_values(prep: Prepared, k, gains) -> np.ndarray:
-    """DCG@k = Σ_{j≤k} gain_j / log2(1 + j), gains replaced by tie-group means."""
+def dcg_values(prep: Prepared, k, gains, log_base: float = 2.0) -> np.ndarray:
+    """DCG@k = Σ_{j≤k} gain_j / log_b(1 + j), gains replaced by tie-group means."""
     g = prep.group_mean(gain_values(prep.grade, gains))
-    return prep.seg_sum(g * _discount(prep.pos) * _in_cut(prep, k))
+    return prep.seg_sum(g * _discount(prep.pos, log_base) * _in_cut(prep, k))
 
 
-def ideal_dcg(prep: Prepared, k, gains) -> np.ndarray:
+def ideal_dcg(prep: Prepared, k, gains, log_base: float = 2.0) -> np.ndarray:
     """DCG@k of the ideal ranking: the qid's judged positive gains sorted descending."""
     qg = gain_values(prep.q_grades, gains)
     q_seg = prep.q_seg
     order = np.lexsort((-qg, q_seg))
     sorted_g = qg[order]
     i = np.arange(len(qg)) - prep.q_offsets[q_seg] + 1
-    w = _discount(i) * (sorted_g > 0)
+    w = _discount(i, log_base) * (sorted_g > 0)
     if k is not None:
         w = w * (i <= k)
     per_qid = np.bincount(q_seg, weights=sorted_g * w, minlength=len(prep.q_offsets) - 1)
     return per_qid[prep.seg_q]
 
 
-GAINS = Param("gains", None, check_gains,
-              "None: gain = grade (trec_eval); 'exponential': 2^g − 1; or a mapping grade → gain")
+def check_dcg_gains(g):
+    """nDCG/DCG gains: None or "linear" (gain = grade), "exponential" or its synonym "exp"
+    (2^g − 1, Burges et al.), or a mapping grade → gain of finite numbers."""
+    if isinstance(g, str) and g == "exp":
+        return "exponential"
+    if g is None or isinstance(g, (str, Mapping)):
+        try:
+            return check_gains(g)
+        except ValueError as e:
+            if isinstance(g, Mapping):
+                raise
+            raise ValueError(f"must be None or 'linear' (gain = grade), 'exponential' or 'exp' "
+                             f"(2^g − 1), or a mapping grade → gain, not {g!r}") from e
+    raise ValueError(f"must be None or 'linear' (gain = grade), 'exponential' or 'exp' "
+                     f"(2^g − 1), or a mapping grade → gain, not {g!r}")
 
 
-@register("dcg", params=(K, GAINS), citation=MCSHERRY + ", §2.6 (tie-aware DCG); Järvelin & "
-          "Kekäläinen, ACM TOIS 20(4), 2002.",
+def check_log_base(b):
+    """The base of the logarithm of the rank discount: a finite number > 1."""
+    if not is_real(b) or not math.isfinite(b) or not b > 1:
+        raise ValueError(f"must be a finite number > 1 (the discount is 1/log_b(1 + i)), "
+                         f"not {b!r}")
+    return float(b)
+
+
+GAINS = Param("gains", None, check_dcg_gains,
+              "None or 'linear': gain = grade (trec_eval); 'exponential' or 'exp': 2^g − 1 "
+              "(Burges et al. 2005; ranx's ndcg_burges); or a mapping grade → gain")
+LOG_BASE = Param("log_base", 2.0, check_log_base,
+                 "base b of the discount 1/log_b(1 + i) (scikit-learn's log_base); it cancels "
+                 "in nDCG")
+DCG_SOURCES = ("Järvelin & Kekäläinen, 'Cumulated gain-based evaluation of IR techniques', "
+               "ACM TOIS 20(4), 2002 (graded gains, log-based discount); Burges et al., "
+               "'Learning to rank using gradient descent', ICML 2005 (gains 2^g − 1)")
+
+
+@register("dcg", params=(K, GAINS, LOG_BASE), citation=MCSHERRY + ", §2.6 (tie-aware DCG); "
+          + DCG_SOURCES + ".",
           undefined="Never undefined: 0 for an empty ranking, and 0 when no judged document "
                     "has a positive gain (e.g. R = 0).")
-def dcg(prep: Prepared, level: float, k=None, gains=None) -> np.ndarray:
-    """Discounted cumulative gain, Σ_{j≤k} gain_j / log2(1 + j).
+def dcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0) -> np.ndarray:
+    """Discounted cumulative gain, Σ_{j≤k} gain_j / log_b(1 + j) (b = ``log_base``, 2).
 
-    Gains as SPEC §3 (default: the grade, trec_eval's convention). Tie-aware: each position
-    of a tie group gets the group's mean gain (McSherry & Najork §2.6), which is
-    scikit-learn's ``dcg_score(ignore_ties=False)``.
+    Gains as SPEC §3 (default: the grade, trec_eval's convention); ``gains="exponential"``
+    (or ``"exp"``) is 2^g − 1 (Burges et al. 2005; ranx's ``dcg_burges``). The discount
+    1/log_b(1 + j) is scikit-learn's ``dcg_score(log_base=b)``; a base b multiplies DCG
+    by log2(b) (Järvelin & Kekäläinen's original form instead leaves ranks below b
+    undiscounted and divides by log_b(j) from rank b on). Tie-aware: each position of a tie
+    group gets the group's mean gain (McSherry & Najork §2.6), which is scikit-learn's
+    ``dcg_score(ignore_ties=False)``.
 
     >>> from trunc_accessor.single import dcg
-    >>> round(dcg([3, 2, 0, 1]), 4)
-    4.6925
+    >>> round(dcg([3, 2, 0, 1]), 4), round(dcg([3, 2, 0, 1], gains="exp", log_base=10), 4)
+    (4.6925, 30.9719)
     """
-    return dcg_values(prep, k, gains)
+    return dcg_values(prep, k, gains, log_base)
 
 
-@register("ndcg", params=(K, GAINS), aliases=("ndcg_cut",),
-          citation=MCSHERRY + ", §2.6; Järvelin & Kekäläinen, ACM TOIS 20(4), 2002.",
+@register("ndcg", params=(K, GAINS, LOG_BASE), aliases=("ndcg_cut",),
+          citation=MCSHERRY + ", §2.6; " + DCG_SOURCES + ".",
           undefined="NaN/null when the ideal DCG is 0 (no judged document with positive "
                     "gain, e.g. R = 0); left out of means. trec_eval reports 0 there. "
                     "An empty ranking with R > 0 scores 0.")
-def ndcg(prep: Prepared, level: float, k=None, gains=None) -> np.ndarray:
+def ndcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0) -> np.ndarray:
     """Normalised DCG: DCG@k divided by the DCG@k of the ideal ranking of the qid's judged
     documents (trec_eval ``ndcg``, ``ndcg_cut_k``; gains default to the grade and do not
     depend on relevance_level, as in trec_eval).
 
+    ``gains="exponential"`` (or ``"exp"``): 2^g − 1, ranx's ``ndcg_burges`` (Burges et al.
+    2005). ``log_base`` scales the DCG of the ranking and of the ideal ranking alike, so it
+    cancels (values equal to rounding); it is accepted for scikit-learn's ``ndcg_score``
+    spelling.
+
     >>> from trunc_accessor.single import ndcg
-    >>> round(ndcg([3, 2, 0, 1]), 4)
-    0.9854
+    >>> round(ndcg([3, 2, 0, 1]), 4), round(ndcg([3, 2, 0, 1], gains="exp"), 4)
+    (0.9854, 0.9926)
     """
-    return _safe_div(dcg_values(prep, k, gains), ideal_dcg(prep, k, gains))
+    return _safe_div(dcg_values(prep, k, gains, log_base), ideal_dcg(prep, k, gains, log_base))
 
 
 @register("rprec", aliases=("r-prec", "r_prec", "r_precision"),

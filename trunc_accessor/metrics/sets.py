@@ -1,0 +1,139 @@
+"""trec_eval's set measures (set_P, set_recall, set_F, set_map, set_relative_P) and
+relative precision at k (relative_P_k).
+
+The set measures see the ranking as a set: n retrieved documents, a = num_rel_ret of them
+relevant, R relevant in the qrels. No order enters, so ties change nothing. relative_P_k
+depends only on the number of relevant documents in the first k, whose mean over tie
+orders is P@k's (McSherry & Najork §2.1).
+
+Where trec_eval prints 0 for a 0/0 (R = 0; an empty ranking under -c) we return NaN/null
+(SPEC §4), as ``precision`` and ``recall`` do.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..prepare import Prepared
+from ..registry import K, Param, register
+from ._order import TREC_EVAL, check_positive
+from .standard import _safe_div, relevant_retrieved
+
+SETS = TREC_EVAL + ", "
+
+
+@register("set_precision", citation=SETS + "m_set_P.c.",
+          undefined="NaN (pandas) / null (Polars) for an empty ranking (0/0); trec_eval -c "
+                    "prints 0. R = 0 gives 0.")
+def set_precision(prep: Prepared, level: float) -> np.ndarray:
+    """Set precision: relevant retrieved / retrieved, a / n (trec_eval ``set_P``; the same
+    as ``precision`` with k=None).
+
+    >>> from trunc_accessor.single import set_precision
+    >>> set_precision([1, 0, 1, 0])
+    0.5
+    """
+    return _safe_div(relevant_retrieved(prep, level), prep.length.astype(np.float64))
+
+
+@register("set_recall", citation=SETS + "m_set_recall.c.",
+          undefined="NaN (pandas) / null (Polars) when R = 0; left out of means (trec_eval "
+                    "prints 0). An empty ranking with R > 0 scores 0.")
+def set_recall(prep: Prepared, level: float) -> np.ndarray:
+    """Set recall: relevant retrieved / relevant, a / R (trec_eval ``set_recall``; the same
+    as ``recall`` with k=None).
+
+    >>> from trunc_accessor.single import set_recall
+    >>> set_recall([1, 0, 1, 0], R=4)
+    0.5
+    """
+    return _safe_div(relevant_retrieved(prep, level), prep.num_relevant(level))
+
+
+BETA = Param("beta", 1.0, check_positive,
+             "trec_eval's x: F = (1 + x)·P·R / (x·P + R); van Rijsbergen's F_β is x = β²")
+
+
+@register("set_f", params=(BETA,), citation=SETS + "m_set_F.c (van Rijsbergen, 'Information "
+          "Retrieval', Butterworths, 1979, the E measure).",
+          undefined="NaN (pandas) / null (Polars) only for an empty ranking of a query with "
+                    "R = 0 (0/0); otherwise 0 when nothing relevant is retrieved (also R = 0, "
+                    "and the empty ranking), as trec_eval.")
+def set_f(prep: Prepared, level: float, beta=1.0) -> np.ndarray:
+    """Set F measure, trec_eval's ``set_F``: (1 + β)·P·R / (β·P + R) = (1 + β)·a / (β·R + n).
+
+    ``beta`` is trec_eval's parameter as trec_eval (``set_F.2``), pytrec_eval and ir_measures
+    (``SetF(beta=2)``) use it: it multiplies P, so it is the *square* of van Rijsbergen's
+    β — ``beta=4`` is the textbook F₂, ``beta=0.25`` F₀.₅. ``beta=1`` is F1 (``f1`` with
+    k=None).
+
+    >>> from trunc_accessor.single import set_f
+    >>> set_f([1, 0, 1, 0], R=4)  # P = R = 1/2
+    0.5
+    >>> round(set_f([1, 0, 0, 0], R=2, beta=4), 4)  # P = 1/4, R = 1/2: 5·(1/8)/(1 + 1/2)
+    0.4167
+    """
+    a = relevant_retrieved(prep, level)
+    den = beta * prep.num_relevant(level) + prep.length
+    return _safe_div((1.0 + beta) * a, den.astype(np.float64))
+
+
+@register("set_ap", aliases=("set_map",), citation=SETS + "m_set_map.c (formerly "
+          "exact_unranked_avg_prec).",
+          undefined="NaN (pandas) / null (Polars) when R = 0; left out of means (trec_eval "
+                    "prints 0). An empty ranking with R > 0 scores 0 (nothing found).")
+def set_ap(prep: Prepared, level: float) -> np.ndarray:
+    """Set (unranked) average precision, trec_eval's ``set_map``: a² / (n·R), the set
+    precision times the set recall.
+
+    Every relevant retrieved document gets the set precision a / n, every relevant document
+    not retrieved 0, averaged over the R relevant documents.
+
+    >>> from trunc_accessor.single import set_ap
+    >>> set_ap([1, 0, 1, 0], R=4)  # (2/4)·(2/4)
+    0.25
+    """
+    a = relevant_retrieved(prep, level)
+    R = prep.num_relevant(level)
+    den = (prep.length * R).astype(np.float64)
+    empty = (prep.length == 0) & (R > 0)
+    return np.where(empty, 0.0, _safe_div(a * a, den))
+
+
+@register("set_relative_precision", aliases=("set_relative_p",),
+          citation=SETS + "m_set_rel_P.c (formerly exact_relative_prec).",
+          undefined="NaN (pandas) / null (Polars) when R = 0 and for an empty ranking (0/0; "
+                    "trec_eval prints 0).")
+def set_relative_precision(prep: Prepared, level: float) -> np.ndarray:
+    """Relative set precision, trec_eval's ``set_relative_P``: a / min(n, R), the set
+    precision divided by the largest precision a set of n documents could have (set recall
+    once n ≥ R).
+
+    >>> from trunc_accessor.single import set_relative_precision
+    >>> set_relative_precision([1, 0, 1, 0], R=2)  # 2 / min(4, 2)
+    1.0
+    """
+    den = np.minimum(prep.length, prep.num_relevant(level)).astype(np.float64)
+    return _safe_div(relevant_retrieved(prep, level), den)
+
+
+@register("relative_precision", params=(K,), aliases=("relative_p",),
+          citation=SETS + "m_rel_P.c (relative_P_k); tie-aware as P@k (McSherry & Najork, "
+          "ECIR 2008, §2.1).",
+          undefined="NaN (pandas) / null (Polars) when R = 0 (trec_eval prints 0). With k: "
+                    "an empty ranking with R > 0 scores 0; with k=None it is 0/0, NaN.")
+def relative_precision(prep: Prepared, level: float, k=None) -> np.ndarray:
+    """Relative precision at k, trec_eval's ``relative_P_k``: the relevant documents in the
+    first k divided by min(k, R), the most that k documents can hold: P@k up to k = R, R@k
+    beyond. ``k=None``: the whole ranking, min(n, R) (``set_relative_precision``).
+
+    A ranking shorter than k counts as padded with non-relevant documents (as P@k).
+    Tie-aware: the group cut at k contributes its mean.
+
+    >>> from trunc_accessor.single import relative_precision
+    >>> relative_precision([1, 0, 1, 1], k=2, R=3), relative_precision([1, 0, 1, 1], k=4, R=3)
+    (0.5, 1.0)
+    """
+    cap = prep.length if k is None else np.full(prep.n_segments, k)
+    den = np.minimum(cap, prep.num_relevant(level)).astype(np.float64)
+    out = _safe_div(relevant_retrieved(prep, level, k), den)
+    return np.where(prep.num_relevant(level) > 0, out, np.nan)
