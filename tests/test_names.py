@@ -198,6 +198,6 @@ def test_judged_only_equals_trec_eval_minus_j():
         assert cli.main([str(TE / "qrels.test"), str(TE / "results.test"), "-J", "-q", "-m",
                          "map", "--ties", "trec_eval9"]) == 0
     for line in out.getvalue().splitlines():
-        name, qid, value = line.split("\t")
+        _name, qid, value = line.split("\t")
         if qid != "all":
             assert float(value) == pytest.approx(want[qid]["map"], abs=5e-5)

@@ -20,7 +20,7 @@ from .accessors import pandas as _pandas_accessor  # noqa: F401  (registers Data
 from .accessors import polars as _polars_accessor  # noqa: F401  (registers pl.DataFrame.ir)
 from .aggregate import aggregate
 from .frames import InputError, InputTypeError
-from .io import example_path, load_example, read_qrels, read_run
+from .io import example_path, load_example, read_qrels, read_run, write_run
 from .registry import REGISTRY, Measure, ParameterError, parse
 from .warn import DroppedQueriesWarning, EmptyResultWarning, IdentifierWarning, TruncAccessorWarning
 
@@ -29,7 +29,7 @@ __version__ = "0.1.0"
 __all__ = ["DroppedQueriesWarning", "EmptyResultWarning", "IdentifierWarning", "InputError",
            "InputTypeError", "Measure", "ParameterError", "TruncAccessorWarning", "aggregate",
            "example_path", "load_example", "metrics_table", "parse", "plot", "read_qrels",
-           "read_run"]
+           "read_run", "write_run"]
 
 
 def metrics_table() -> list[dict]:

@@ -72,7 +72,7 @@ def _format(value: float, measure: Measure) -> str:
     if math.isnan(value):
         return "nan"
     if measure.metric.name in COUNTS:
-        return str(int(round(value)))
+        return str(round(value))
     return f"{value:.4f}"
 
 
@@ -183,7 +183,7 @@ def main(argv=None) -> int:
             raise InputError(f"{qrels_path} looks like a run and {runs[0]} like qrels: the "
                              "order is QRELS RUN, as trec_eval's")
         names = _split_measures(args.measure or ["official"])
-        names = [n for g in names for n in (GROUPS[g] if g in GROUPS else [g])]
+        names = [n for g in names for n in GROUPS.get(g, [g])]
         show_runid = "runid" in names
         named = _with_depth(parse_many([n for n in names if n != "runid"]), args.depth)
         qrels = read_qrels(qrels_path)

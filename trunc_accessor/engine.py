@@ -10,8 +10,8 @@ import polars as pl
 
 from . import frames, truncation
 from .metrics import twist
-from .prepare import Prepared, check_ties, prepare
 from .names import Named
+from .prepare import Prepared, check_ties, prepare
 from .registry import Measure, check_bool, check_k, check_level, checked, evaluate_prepared
 
 

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from .registry import REGISTRY, Measure, ParameterError, _ALIASES, get_metric, parse
+from .registry import _ALIASES, REGISTRY, Measure, ParameterError, get_metric, parse
 
 SUMMARIES = ("mean", "sum", "gmean")
 GM_EPSILON = 1e-5  # trec_eval's gm_map: exp(mean(log(max(value, 1e-5))))
