@@ -114,3 +114,18 @@ def test_closed_pipe_and_module_entry_point():
     proc.wait(timeout=120)
     assert first.split()[1:2] == [b"301"]
     assert proc.returncode == 0 and b"Traceback" not in err
+
+
+def test_compressed_run_stdin_and_two_runs_with_one_runid(tmp_path, monkeypatch):
+    import gzip
+
+    qrels, run = need(TE / "qrels.test"), need(TE / "results.test")
+    packed = tmp_path / "run.txt.gz"
+    packed.write_bytes(gzip.compress(run.read_bytes()))
+    assert lines_of(run_cli(qrels, packed, "-m", "map", "--ties", "trec_eval")) == {
+        ("map", "all"): "0.1785"}
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(run.read_bytes())))
+    assert lines_of(run_cli(qrels, "-", "-m", "map", "--ties", "trec_eval")) == {
+        ("map", "all"): "0.1785"}
+    md = run_cli(qrels, run, need(TE / "results.trunc"), "-m", "map", "--format", "markdown")
+    assert "STANDARD (" in md and "results.trunc)" in md

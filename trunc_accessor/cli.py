@@ -188,6 +188,9 @@ def main(argv=None) -> int:
         named = _with_depth(parse_many([n for n in names if n != "runid"]), args.depth)
         qrels = read_qrels(qrels_path)
         blocks = [evaluate_file(qrels, path, named, args) for path in runs]
+        ids = [runid for runid, _ in blocks]
+        if len(set(ids)) < len(ids):  # the same runid twice: say which file is which
+            blocks = [(f"{runid} ({path})", res) for (runid, res), path in zip(blocks, runs)]
     except (ValueError, TypeError, OSError) as e:
         message = re.sub(r"ties='(\w+)'", r"--ties \1", str(e))  # the option's spelling here
         print(f"trunc-accessor: {message}", file=sys.stderr)
