@@ -129,3 +129,26 @@ def test_compressed_run_stdin_and_two_runs_with_one_runid(tmp_path, monkeypatch)
         ("map", "all"): "0.1785"}
     md = run_cli(qrels, run, need(TE / "results.trunc"), "-m", "map", "--format", "markdown")
     assert "STANDARD (" in md and "results.trunc)" in md
+
+
+def test_graded_qrels_with_l2_equal_trec_eval_line_for_line():
+    """-l2 on qrels.rel_level (grades −1…4): trec_eval's out.test.aql, every measure both
+    have (relstring is a string, not offered)."""
+    ours = lines_of(run_cli(need(TE / "qrels.rel_level"), need(TE / "results.test"), "-q",
+                            "-l2", "-m", "all_trec", "--ties", "trec_eval"))
+    theirs = lines_of(need(TE / "out.test.aql").read_text())
+    offered = {k[0] for k in theirs} - NOT_OFFERED - {"relstring_20"}
+    assert {k[0] for k in ours} == offered
+    assert all(ours[k] == v for k, v in theirs.items() if k[0] in offered)
+
+
+def test_depth_option_reaches_the_terminal_metrics():
+    import trunc_accessor as ta
+
+    qrels, run = need(TE / "qrels.test"), need(TE / "results.test")
+    got = lines_of(run_cli(qrels, run, "-q", "-m", "rbp_prime,ap_prime", "--depth", "100"))
+    res = ta.read_run(run).ir.evaluate(ta.read_qrels(qrels),
+                                       ["rbp_prime(depth=100)", "ap_prime(depth=100)"])
+    for qid in res.index:
+        assert got[("rbp_prime", qid)] == f"{res.loc[qid, 'rbp_prime(depth=100)']:.4f}"
+        assert got[("ap_prime", qid)] == f"{res.loc[qid, 'ap_prime(depth=100)']:.4f}"
