@@ -659,8 +659,45 @@ def example_path(name: str) -> str:
     return str(resources.files("trunc_accessor").joinpath("data", name))
 
 
-def load_example(library: str = "pandas"):
-    """(run, qrels) of trec_eval's own test collection, shipped with the package: a real
-    TREC run for topics 301–303 (500 documents each) and its binary qrels."""
-    return (read_run(example_path("results.test"), library),
-            read_qrels(example_path("qrels.test"), library))
+EXAMPLES = ("trec_eval", "cranfield")
+
+
+def load_example(name: str = "trec_eval", library: str | None = None):
+    """(run, qrels) of a test collection shipped with the package (offline).
+
+    ``name``:
+
+    * ``"trec_eval"`` (default): trec_eval's own test collection, a real TREC run for topics
+      301–303 (500 documents each, system ``STANDARD``) and its binary qrels.
+    * ``"cranfield"``: the Cranfield collection (1,400 abstracts, 225 queries, all judged),
+      seven real retrieval systems (BM25 with and without stemming, BM25L, BM25+, title-only
+      BM25, TF-IDF cosine, Dirichlet query likelihood; top 100 each, ties kept) in one frame
+      told apart by its ``system`` column, and graded qrels where higher is more relevant
+      (4 = complete answer ... 1 = minimum interest, 0 = of no interest; ir_datasets'
+      reading of the raw codes). ``data/cranfield/ORIGIN`` says how they were made
+      (``examples/make_cranfield_runs.py``).
+
+    ``library``: ``"pandas"`` (default) or ``"polars"``. For backward compatibility the first
+    argument may also be the library (``load_example("polars")`` is
+    ``load_example("trec_eval", library="polars")``).
+
+    >>> import trunc_accessor
+    >>> runs, qrels = trunc_accessor.load_example("cranfield")
+    >>> runs["system"].nunique(), runs["qid"].nunique(), str(qrels["rel"].dtype)
+    (7, 225, 'int64')
+    """
+    if name in ("pandas", "polars"):
+        if library is not None and library != name:
+            raise InputError(f"load_example({name!r}, library={library!r}): the first argument "
+                             "names a library; pass the collection as name=")
+        name, library = "trec_eval", name
+    library = _check_library("pandas" if library is None else library)
+    if name == "trec_eval":
+        return (read_run(example_path("results.test"), library),
+                read_qrels(example_path("qrels.test"), library))
+    if name == "cranfield":
+        folder = resources.files("trunc_accessor").joinpath("data", "cranfield")
+        runs = sorted(str(p) for p in folder.iterdir() if p.name.endswith(".run.gz"))
+        return read_run(runs, library), read_qrels(str(folder.joinpath("qrels.txt")), library)
+    raise InputError(f"load_example: unknown collection {name!r}; the shipped ones are "
+                     f"{list(EXAMPLES)} (or pass library='pandas'/'polars')")

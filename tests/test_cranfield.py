@@ -1,0 +1,144 @@
+"""The shipped Cranfield runs and qrels (trunc_accessor/data/cranfield) and the script that
+makes them (examples/make_cranfield_runs.py)."""
+import gzip
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import polars as pl
+import pytest
+
+import trunc_accessor as ta
+from trunc_accessor.frames import InputError
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "examples" / "make_cranfield_runs.py"
+DATA = Path(ta.example_path("cranfield"))
+SOURCE = Path(os.environ.get("CRANFIELD_DIR", "/work/shared/data/cranfield"))
+
+# means over all 225 queries with the library's default (tie-aware) metrics, as the script
+# printed them when it made the shipped files (data/cranfield/ORIGIN)
+EXPECTED = {  # system: (nDCG@10, AP)
+    "bm25": (0.3103, 0.2655),
+    "bm25_stem": (0.3320, 0.2897),
+    "bm25l_stem": (0.3387, 0.2951),
+    "bm25plus_stem": (0.3321, 0.2898),
+    "bm25_title": (0.2821, 0.2395),
+    "tfidf": (0.3403, 0.2996),
+    "ql_dirichlet": (0.3262, 0.2829),
+}
+
+
+@pytest.fixture(scope="module")
+def cranfield():
+    return ta.load_example("cranfield")
+
+
+def test_shape(cranfield):
+    runs, qrels = cranfield
+    assert list(runs.columns) == ["qid", "docid", "score", "system"]
+    assert list(qrels.columns) == ["qid", "docid", "rel"]
+    assert sorted(runs["system"].unique()) == sorted(EXPECTED)
+    # every one of the 225 queries is judged and every system answers every query
+    assert qrels["qid"].nunique() == 225
+    assert (runs.groupby("system")["qid"].nunique() == 225).all()
+    per_query = runs.groupby(["system", "qid"]).size()
+    assert per_query.max() == 100 and per_query.min() >= 1
+    assert not runs.duplicated(["system", "qid", "docid"]).any()
+    assert set(runs["qid"]) == {str(i) for i in range(1, 226)}
+    assert set(runs["docid"].astype(int)) <= set(range(1, 1401))
+
+
+def test_ids_are_strings_and_grades_ints(cranfield):
+    runs, qrels = cranfield
+    for frame in (runs, qrels):
+        assert all(isinstance(x, str) for x in frame["qid"].head(1000))
+        assert all(isinstance(x, str) for x in frame["docid"].head(1000))
+    assert str(qrels["rel"].dtype) == "int64"
+    # ir_datasets' reading: 4 complete answer .. 1 minimum interest; -1 (no interest) -> 0
+    assert qrels["rel"].value_counts().to_dict() == {3: 734, 2: 387, 4: 363, 0: 225, 1: 128}
+    assert (qrels.groupby("qid")["rel"].apply(lambda g: (g == 0).sum()) == 1).all()
+    assert len(qrels) == 1837
+
+
+@pytest.mark.skipif(not (SOURCE / "cranqrel").exists(), reason="no Cranfield source files")
+def test_qrels_conversion_against_source():
+    raw = pd.read_csv(SOURCE / "cranqrel", sep=r"\s+", header=None,
+                      names=["qid", "docid", "raw"], dtype=str)
+    qrels = ta.read_qrels(DATA / "qrels.txt")
+    assert qrels[["qid", "docid"]].equals(raw[["qid", "docid"]])
+    assert (qrels["rel"] == raw["raw"].astype(int).clip(lower=0)).all()
+
+
+def test_polars_and_backward_compatible_default():
+    runs, qrels = ta.load_example("cranfield", library="polars")
+    assert isinstance(runs, pl.DataFrame) and isinstance(qrels, pl.DataFrame)
+    assert runs.schema["qid"] == pl.String and qrels.schema["rel"] == pl.Int64
+    assert runs["system"].n_unique() == 7
+    # the trec_eval example stays the default, positional library names keep working
+    for run, _q in (ta.load_example(), ta.load_example(library="pandas"),
+                    ta.load_example("pandas"), ta.load_example("trec_eval")):
+        assert isinstance(run, pd.DataFrame) and run["system"].unique().tolist() == ["STANDARD"]
+    run, _q = ta.load_example("polars")
+    assert isinstance(run, pl.DataFrame) and run.height == 1500
+    with pytest.raises(InputError):
+        ta.load_example("nope")
+    with pytest.raises(InputError):
+        ta.load_example("polars", library="pandas")
+    with pytest.raises(InputError):
+        ta.load_example("cranfield", library="numpy")
+
+
+def test_fast():
+    start = time.perf_counter()
+    ta.load_example("cranfield")
+    assert time.perf_counter() - start < 1.0
+
+
+def test_evaluates_to_plausible_means(cranfield):
+    runs, qrels = cranfield
+    table = runs.ir.evaluate(qrels, ["ndcg@10", "ap"], by="system")
+    assert table.groupby("system").size().eq(225).all()
+    means = table.groupby("system")[["ndcg@10", "ap"]].mean()
+    for system, (ndcg, ap) in EXPECTED.items():
+        assert means.loc[system, "ndcg@10"] == pytest.approx(ndcg, abs=6e-5)
+        assert means.loc[system, "ap"] == pytest.approx(ap, abs=6e-5)
+        assert 0.25 < ndcg < 0.45 and 0.2 < ap < 0.35
+    assert means.loc["bm25_stem", "ap"] > means.loc["bm25", "ap"]        # stemming helps
+    assert means.loc["bm25_title", "ap"] < means.loc["bm25_stem", "ap"]  # titles alone don't
+
+
+def test_ties_are_kept(cranfield):
+    runs, _qrels = cranfield
+    tied = runs.duplicated(["system", "qid", "score"], keep=False).groupby(runs["system"]).sum()
+    assert tied.to_dict() == {"bm25": 167, "bm25_stem": 62, "bm25l_stem": 68,
+                              "bm25plus_stem": 66, "bm25_title": 12344, "ql_dirichlet": 622,
+                              "tfidf": 0}
+
+
+def test_shipped_files_are_tagged_by_system():
+    for path in sorted(DATA.glob("*.run.gz")):
+        first = gzip.decompress(path.read_bytes()).split(b"\n", 1)[0].split()
+        assert len(first) == 6 and first[1] == b"Q0" and first[3] == b"1"
+        assert first[5].decode() == path.name.removesuffix(".run.gz")
+
+
+@pytest.mark.skipif(not (SOURCE / "cran.all.1400").exists(), reason="no Cranfield source files")
+def test_script_reproduces_shipped_files(tmp_path):
+    pytest.importorskip("bm25s")
+    pytest.importorskip("Stemmer")
+    pytest.importorskip("sklearn")
+    pytest.importorskip("scipy")
+    subprocess.run([sys.executable, str(SCRIPT), "--source", str(SOURCE), "--out",
+                    str(tmp_path), "--quiet"], check=True, timeout=120)
+    made = sorted(p.name for p in tmp_path.iterdir())
+    shipped = sorted(p.name for p in DATA.iterdir() if p.name != "ORIGIN")
+    assert made == shipped
+    for name in made:
+        new, old = (tmp_path / name).read_bytes(), (DATA / name).read_bytes()
+        if name.endswith(".gz"):  # the content first, for a clearer failure
+            assert gzip.decompress(new) == gzip.decompress(old), name
+        assert new == old, name
