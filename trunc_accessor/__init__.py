@@ -15,7 +15,10 @@ live in :mod:`trunc_accessor.single`.
 from __future__ import annotations
 
 from . import metrics as _metrics  # noqa: F401  (registers the metrics)
-from . import plot  # trunc_accessor.plot.effort_gain (matplotlib loads on use)
+from . import (
+    plot,  # trunc_accessor.plot.effort_gain (matplotlib loads on use)
+    stats,  # paired tests, corrections, intervals (scipy loads on use)
+)
 from .accessors import pandas as _pandas_accessor  # noqa: F401  (registers DataFrame.ir)
 from .accessors import polars as _polars_accessor  # noqa: F401  (registers pl.DataFrame.ir)
 from .aggregate import aggregate
@@ -26,10 +29,26 @@ from .warn import DroppedQueriesWarning, EmptyResultWarning, IdentifierWarning, 
 
 __version__ = "0.1.0"
 
-__all__ = ["DroppedQueriesWarning", "EmptyResultWarning", "IdentifierWarning", "InputError",
-           "InputTypeError", "Measure", "ParameterError", "TruncAccessorWarning", "aggregate",
-           "example_path", "load_example", "metrics_table", "parse", "plot", "read_qrels",
-           "read_run", "write_run"]
+__all__ = [
+    "DroppedQueriesWarning",
+    "EmptyResultWarning",
+    "IdentifierWarning",
+    "InputError",
+    "InputTypeError",
+    "Measure",
+    "ParameterError",
+    "TruncAccessorWarning",
+    "aggregate",
+    "example_path",
+    "load_example",
+    "metrics_table",
+    "parse",
+    "plot",
+    "read_qrels",
+    "read_run",
+    "stats",
+    "write_run",
+]
 
 
 def metrics_table() -> list[dict]:
