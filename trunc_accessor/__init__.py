@@ -22,6 +22,7 @@ from . import (
 from .accessors import pandas as _pandas_accessor  # noqa: F401  (registers DataFrame.ir)
 from .accessors import polars as _polars_accessor  # noqa: F401  (registers pl.DataFrame.ir)
 from .aggregate import aggregate
+from .experiment import experiment, report
 from .frames import InputError, InputTypeError
 from .io import example_path, load_example, read_qrels, read_run, write_run
 from .registry import REGISTRY, Measure, ParameterError, parse
@@ -40,12 +41,14 @@ __all__ = [
     "TruncAccessorWarning",
     "aggregate",
     "example_path",
+    "experiment",
     "load_example",
     "metrics_table",
     "parse",
     "plot",
     "read_qrels",
     "read_run",
+    "report",
     "stats",
     "write_run",
 ]

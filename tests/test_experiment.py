@@ -1,0 +1,93 @@
+"""ta.experiment: one evaluate call, stats.compare, one row per (system, metric); ta.report:
+the table for the paper. Values come from evaluate/compare (checked against trec_eval and
+scipy elsewhere) and from scipy's t interval here."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import polars as pl
+import pytest
+from scipy import stats as sps
+
+import trunc_accessor as ta
+
+METRICS = ["nDCG@10", "map"]
+
+
+@pytest.fixture(scope="module")
+def cranfield():
+    return ta.load_example("cranfield")
+
+
+@pytest.fixture(scope="module")
+def with_baseline(cranfield):
+    runs, qrels = cranfield
+    return ta.experiment(runs, qrels, METRICS, baseline="bm25", per_query=True)
+
+
+def test_rows_means_intervals_and_comparisons(cranfield, with_baseline):
+    table, per = with_baseline
+    runs, _ = cranfield
+    systems = sorted(runs["system"].unique())
+    assert len(table) == len(systems) * len(METRICS)
+    assert set(table["system"]) == set(systems)
+    for _, row in table.iterrows():
+        v = per.loc[row["system"], row["metric"]].dropna().to_numpy()
+        assert row["mean"] == pytest.approx(v.mean(), abs=1e-12)
+        low, high = sps.t.interval(0.95, len(v) - 1, loc=v.mean(), scale=sps.sem(v))
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx((low, high), abs=1e-12)
+    compared = ta.stats.compare(per, baseline="bm25")
+    merged = table.merge(compared, on=["system", "metric"], suffixes=("", "_c"))
+    assert len(merged) == (len(systems) - 1) * len(METRICS)
+    assert (merged["p_adjusted"] == merged["p_adjusted_c"]).all()
+    assert (merged["significant"] == merged["significant_c"]).all()
+    base = table[table["system"] == "bm25"]
+    assert base["p_value"].isna().all() and not base["significant"].any()
+
+
+def test_mapping_polars_and_all_pairs(cranfield):
+    runs, qrels = cranfield
+    by_name = {name: g.drop(columns=["system"]) for name, g in runs.groupby("system")}
+    a = ta.experiment(by_name, qrels, ["map"], baseline="tfidf")
+    b = ta.experiment(pl.from_pandas(runs), qrels, ["map"], baseline="tfidf")
+    assert isinstance(b, pl.DataFrame)
+    a = a.sort_values("system").reset_index(drop=True)
+    b = b.to_pandas().sort_values("system").reset_index(drop=True)
+    assert np.allclose(a["mean"], b["mean"]) and (a["significant"] == b["significant"]).all()
+    pairs = ta.experiment(runs, qrels, ["map"])  # no baseline: who beats whom
+    compared = ta.stats.compare(runs.ir.evaluate(qrels, ["map"], by="system"))
+    wins = {(r.system if r.delta > 0 else r.other) for r in compared.itertuples() if r.significant}
+    assert {s for s, beats in zip(pairs["system"], pairs["beats"]) if beats} == wins
+
+
+def test_report_markdown_latex_html_styler(with_baseline, cranfield):
+    table, _ = with_baseline
+    md = ta.report(table)
+    lines = md.splitlines()
+    assert lines[0] == "| system | nDCG@10 | map |"
+    best = table.loc[table.groupby("metric")["mean"].idxmax()]
+    for _, row in best.iterrows():
+        assert f"**{row['mean']:.4f}**" in md
+    marked = {(m.group(1)) for m in re.finditer(r"^\| (\w+) \|.*†", md, re.MULTILINE)}
+    significant = set(table.loc[table["significant"] & (table["delta"] > 0), "system"])
+    assert marked == significant
+    assert "paired t test, Holm correction, α = 0.05" in md.replace("Paired", "paired")
+    tex = ta.report(table, "latex", interval=True)
+    assert "\\toprule" in tex and "\\bottomrule" in tex and "$\\pm$" in tex
+    assert tex.count("\\\\") == 1 + table["system"].nunique()
+    html = ta.report(table, "html")
+    assert html.count("<tr>") == 1 + table["system"].nunique() and "<b>" in html
+    styler = ta.report(table, "styler")
+    assert "font-weight: bold" in styler.to_html()
+    runs, qrels = cranfield
+    letters = ta.report(ta.experiment(runs, qrels, ["map"]))
+    assert "(a)" in letters and "<sup>" in letters
+    with pytest.raises(ValueError, match="format"):
+        ta.report(table, "pdf")
+
+
+def test_bad_baseline_is_named(cranfield):
+    runs, qrels = cranfield
+    with pytest.raises(ValueError, match="nope"):
+        ta.experiment(runs, qrels, ["map"], baseline="nope")
