@@ -40,6 +40,7 @@ __all__ = [
     "ParameterError",
     "TruncAccessorWarning",
     "aggregate",
+    "agreement",
     "example_path",
     "experiment",
     "load_example",

@@ -199,6 +199,31 @@ def plot_crp(self, qrels, qids=None, *, depth=None, ties="average", by=None,
                  relevance_level=relevance_level, ncols=ncols, figsize=figsize)
 
 
+def rbo(self, other, p=0.9, *, depth=None):
+    """Rank-biased overlap with ``other`` (another run frame), per query (Webber, Moffat &
+    Zobel, TOIS 2010): ``rbo_min`` (eq. 11), ``rbo_ext`` (eq. 32, rankings of different
+    lengths) and the ``residual`` (eq. 13). Rankings are ordered as everywhere (rank
+    ascending, else score descending, equal scores in input order); ``depth`` keeps the top
+    of each. See :func:`trunc_accessor.agreement.rbo`."""
+    from ..agreement import rbo as _rbo
+
+    return _rbo(_eager(self._frame), _eager(other), p=p, depth=depth)
+
+
+def overlap(self, other, k):
+    """|top-k ∩ top-k| / k with ``other`` (another run frame), per query. See
+    :func:`trunc_accessor.agreement.overlap`."""
+    from ..agreement import overlap as _overlap
+
+    return _overlap(_eager(self._frame), _eager(other), k)
+
+
+def _eager(frame):
+    import polars as pl
+
+    return frame.collect() if isinstance(frame, pl.LazyFrame) else frame
+
+
 def install(cls):
     cls.evaluate = evaluate
     cls.truncate = truncate
@@ -208,6 +233,8 @@ def install(cls):
     cls.crp = crp
     cls.crp_archetype = crp_archetype
     cls.plot_crp = plot_crp
+    cls.rbo = rbo
+    cls.overlap = overlap
     for name, metric in REGISTRY.items():
         setattr(cls, name, _metric_method(metric))
     return cls
