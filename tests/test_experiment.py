@@ -91,3 +91,27 @@ def test_bad_baseline_is_named(cranfield):
     runs, qrels = cranfield
     with pytest.raises(ValueError, match="nope"):
         ta.experiment(runs, qrels, ["map"], baseline="nope")
+
+
+def test_bootstrap_intervals_of_the_means_equal_scipy(cranfield):
+    runs, qrels = cranfield
+    for ci, method in (("bootstrap-percentile", "percentile"), ("bootstrap-bca", "BCa")):
+        table, per = ta.experiment(runs, qrels, ["map"], baseline="bm25", ci=ci,
+                                   n_resamples=2000, seed=3, per_query=True)
+        for _, row in table.iterrows():
+            v = per.loc[row["system"], "map"].dropna().to_numpy()
+            ref = sps.bootstrap((v,), np.mean, method=method, n_resamples=2000,
+                                rng=np.random.default_rng(3)).confidence_interval
+            assert (row["ci_low"], row["ci_high"]) == pytest.approx((ref.low, ref.high),
+                                                                    abs=1e-12)
+
+
+def test_metric_agreement_of_an_experiment_and_the_public_names(cranfield):
+    runs, qrels = cranfield
+    table = ta.experiment(runs, qrels, ["map", "P_10"])
+    agreement = ta.agreement.metric_agreement(table)
+    means = table.pivot(index="system", columns="metric", values="mean")
+    tau = sps.kendalltau(means["map"], means["P_10"]).statistic
+    assert agreement.loc[0, "kendall_tau"] == pytest.approx(tau, abs=1e-12)
+    assert all(hasattr(ta, name) for name in ta.__all__)
+    assert ta.compare is ta.stats.compare

@@ -14,11 +14,12 @@ live in :mod:`trunc_accessor.single`.
 """
 from __future__ import annotations
 
-from . import metrics as _metrics  # noqa: F401  (registers the metrics)
 from . import (
+    agreement,  # Kendall's tau, tau_AP, rank-biased overlap
     plot,  # trunc_accessor.plot.effort_gain (matplotlib loads on use)
     stats,  # paired tests, corrections, intervals (scipy loads on use)
 )
+from . import metrics as _metrics  # noqa: F401  (registers the metrics)
 from .accessors import pandas as _pandas_accessor  # noqa: F401  (registers DataFrame.ir)
 from .accessors import polars as _polars_accessor  # noqa: F401  (registers pl.DataFrame.ir)
 from .aggregate import aggregate
@@ -26,6 +27,7 @@ from .experiment import experiment, report
 from .frames import InputError, InputTypeError
 from .io import example_path, load_example, read_qrels, read_run, write_run
 from .registry import REGISTRY, Measure, ParameterError, parse
+from .stats import compare
 from .warn import DroppedQueriesWarning, EmptyResultWarning, IdentifierWarning, TruncAccessorWarning
 
 __version__ = "0.1.0"
@@ -41,6 +43,7 @@ __all__ = [
     "TruncAccessorWarning",
     "aggregate",
     "agreement",
+    "compare",
     "example_path",
     "experiment",
     "load_example",

@@ -146,12 +146,31 @@ def tau_ap(a, b, *, symmetric: bool = False, ties: str = "average") -> float:
     return _tau_ap(x, y, ties)
 
 
+def _wide_means(frame):
+    """An ``experiment`` table (long: system, metric, mean, …) as systems × metrics means;
+    anything else unchanged."""
+    if isinstance(frame, pl.LazyFrame):
+        frame = frame.collect()
+    polars_in = isinstance(frame, pl.DataFrame)
+    columns = frame.columns
+    if "metric" not in columns or "mean" not in columns:
+        return frame
+    table = frame.to_pandas() if polars_in else frame
+    by = (table.attrs.get("by") if table.attrs.get("by") in table.columns
+          else next(c for c in table.columns if c not in ("metric", "mean")))
+    wide = table.pivot(index=by, columns="metric", values="mean")
+    wide = wide[list(dict.fromkeys(table["metric"]))]
+    wide.columns.name = None
+    return pl.from_pandas(wide.reset_index()) if polars_in else wide
+
+
 def metric_agreement(system_means, *, ties: str = "average"):
     """Kendall's τ-b and τ_AP between the system orderings of every ordered pair of metrics.
 
     ``system_means`` has one row per system and one column per metric (pandas: every
     column is a metric, the index names the systems; Polars: every numeric column is a
-    metric, other columns are ignored). Returns a long frame of the caller's library with
+    metric, other columns are ignored), or is the table ``trunc_accessor.experiment``
+    returns (its ``mean`` column per system and metric). Returns a long frame of the caller's library with
     columns ``metric_a, metric_b, kendall_tau, tau_ap, tau_ap_symmetric`` for every
     ordered pair a ≠ b (τ_AP takes ``metric_a`` as the truth, so both orders are listed).
     Each pair uses the systems where both means are defined (not NaN/null).
@@ -165,6 +184,7 @@ def metric_agreement(system_means, *, ties: str = "average"):
     """
     if ties not in TIES:
         raise InputError(f"ties must be one of {TIES}, not {ties!r}")
+    system_means = _wide_means(system_means)
     pandas_in = is_pandas(system_means)
     if pandas_in:
         names = [str(c) for c in system_means.columns]

@@ -40,8 +40,11 @@ def _one_frame(runs, by: str):
 
 
 def _system_intervals(per: pd.DataFrame, by: str, metrics, undefined: str,
-                      confidence: float) -> pd.DataFrame:
-    """Mean and t-interval of each system's per-query values (undefined: skipped or 0)."""
+                      confidence: float, ci: str = "t", n_resamples: int = 10_000,
+                      seed: int = 0) -> pd.DataFrame:
+    """Mean and interval of each system's per-query values (undefined: skipped or 0):
+    t-based, or ``scipy.stats.bootstrap`` (percentile or BCa, ``n_resamples``, ``seed``)."""
+    from scipy.stats import bootstrap
     from scipy.stats import t as student
 
     rows = []
@@ -51,10 +54,19 @@ def _system_intervals(per: pd.DataFrame, by: str, metrics, undefined: str,
             v = np.nan_to_num(v, nan=0.0) if undefined == "zero" else v[~np.isnan(v)]
             n = len(v)
             mean = float(v.mean()) if n else math.nan
-            half = (float(student.ppf((1 + confidence) / 2, n - 1) * v.std(ddof=1) / math.sqrt(n))
-                    if n > 1 else math.nan)
+            low = high = math.nan
+            if n > 1 and ci == "t":
+                half = float(student.ppf((1 + confidence) / 2, n - 1) * v.std(ddof=1)
+                             / math.sqrt(n))
+                low, high = mean - half, mean + half
+            elif n > 1 and v.std() > 0:
+                method = "BCa" if ci in ("bootstrap", "bootstrap-bca") else "percentile"
+                res = bootstrap((v,), np.mean, confidence_level=confidence, method=method,
+                                n_resamples=n_resamples, rng=np.random.default_rng(seed))
+                low, high = (float(res.confidence_interval.low),
+                             float(res.confidence_interval.high))
             rows.append({"system": system, "metric": metric, "n": n, "mean": mean,
-                         "ci_low": mean - half, "ci_high": mean + half})
+                         "ci_low": low, "ci_high": high})
     return pd.DataFrame(rows)
 
 
@@ -72,8 +84,9 @@ def experiment(runs, qrels, metrics, *, baseline=None, test: str = "t", correcti
     ``undefined`` rule).
 
     Returns one row per (system, metric), in the caller's library: ``mean`` and its
-    ``confidence`` interval (t-based, over the queries with a defined value, or all with
-    ``undefined="zero"``); with a ``baseline``, each other system's ``delta`` to it with the
+    ``confidence`` interval (over the queries with a defined value, or all with
+    ``undefined="zero"``; t-based, or with ``ci="bootstrap-percentile"``/``"bootstrap-bca"``
+    ``scipy.stats.bootstrap`` with ``n_resamples`` and ``seed``, as the differences' are); with a ``baseline``, each other system's ``delta`` to it with the
     interval of the difference, ``p_value``, ``p_adjusted``, ``significant``, ``wins``,
     ``ties``, ``losses`` and ``effect_size`` (paired d_z); without one, ``beats``: the systems
     it is significantly better than (all pairs compared). With ``per_query=True``:
@@ -96,7 +109,7 @@ def experiment(runs, qrels, metrics, *, baseline=None, test: str = "t", correcti
     per_pd = per.to_pandas().set_index([by, per.columns[1]]) if isinstance(per, pl.DataFrame) \
         else per
     labels = [c for c in per_pd.columns]
-    table = _system_intervals(per_pd, by, labels, undefined, confidence)
+    table = _system_intervals(per_pd, by, labels, undefined, confidence, ci, n_resamples, seed)
     compared = stats.compare(per_pd, baseline=baseline, test=test, correction=correction,
                              alpha=alpha, n_resamples=n_resamples, seed=seed,
                              undefined=undefined, confidence=confidence, ci=ci, by=by,
