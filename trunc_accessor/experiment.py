@@ -44,8 +44,8 @@ def _system_intervals(per: pd.DataFrame, by: str, metrics, undefined: str,
                       seed: int = 0) -> pd.DataFrame:
     """Mean and interval of each system's per-query values (undefined: skipped or 0):
     t-based, or ``scipy.stats.bootstrap`` (percentile or BCa, ``n_resamples``, ``seed``)."""
-    from scipy.stats import bootstrap
-    from scipy.stats import t as student
+    sps = stats._scipy_stats()  # scipy, or an ImportError naming the extra to install
+    bootstrap, student = sps.bootstrap, sps.t
 
     rows = []
     for system, block in per.groupby(level=by, sort=False, dropna=False):
@@ -86,7 +86,8 @@ def experiment(runs, qrels, metrics, *, baseline=None, test: str = "t", correcti
     Returns one row per (system, metric), in the caller's library: ``mean`` and its
     ``confidence`` interval (over the queries with a defined value, or all with
     ``undefined="zero"``; t-based, or with ``ci="bootstrap-percentile"``/``"bootstrap-bca"``
-    ``scipy.stats.bootstrap`` with ``n_resamples`` and ``seed``, as the differences' are); with a ``baseline``, each other system's ``delta`` to it with the
+    ``scipy.stats.bootstrap`` with ``n_resamples`` and ``seed``, as the differences' are);
+    with a ``baseline``, each other system's ``delta`` to it with the
     interval of the difference, ``p_value``, ``p_adjusted``, ``significant``, ``wins``,
     ``ties``, ``losses`` and ``effect_size`` (paired d_z); without one, ``beats``: the systems
     it is significantly better than (all pairs compared). With ``per_query=True``:

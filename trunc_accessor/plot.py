@@ -426,7 +426,9 @@ def metric_scatter(table_or_per_query, metric_x, metric_y, ax=None, by="system")
         means = data.groupby(by, sort=False)[[metric_x, metric_y]].mean()
     x = means[metric_x].to_numpy(dtype=np.float64)
     y = means[metric_y].to_numpy(dtype=np.float64)
-    from scipy.stats import kendalltau
+    from .stats import _scipy_stats
+
+    kendalltau = _scipy_stats().kendalltau  # scipy, or an error naming the extra
 
     tau = float(kendalltau(x, y).statistic) if len(x) > 1 else float("nan")
     ax = _new_axes(ax, (5.6, 4.6))
