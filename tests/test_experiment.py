@@ -115,3 +115,22 @@ def test_metric_agreement_of_an_experiment_and_the_public_names(cranfield):
     assert agreement.loc[0, "kendall_tau"] == pytest.approx(tau, abs=1e-12)
     assert all(hasattr(ta, name) for name in ta.__all__)
     assert ta.compare is ta.stats.compare
+
+
+def test_latex_table_compiles_with_booktabs(with_baseline, tmp_path):
+    """The LaTeX table compiles (pdflatex with booktabs; skipped where TeX is not installed,
+    e.g. apt-get install texlive-latex-recommended)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex is not installed")
+    table, _ = with_baseline
+    body = ta.report(table, "latex", interval=True)
+    doc = tmp_path / "t.tex"
+    doc.write_text("\\documentclass{article}\n\\usepackage[utf8]{inputenc}\n"
+                   "\\usepackage{booktabs}\n\\begin{document}\n" + body + "\\end{document}\n")
+    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", doc.name],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    assert (tmp_path / "t.pdf").exists()
