@@ -10,6 +10,14 @@ SHARED = Path(os.environ.get("TRUNC_ACCESSOR_SHARED", ROOT.parent / "shared"))
 DATA = SHARED / "data"
 
 
+@pytest.fixture(scope="session")
+def cranfield():
+    """(runs, qrels) of the shipped Cranfield collection: seven systems in one frame."""
+    import trunc_accessor as ta
+
+    return ta.load_example("cranfield")
+
+
 def need(path: Path) -> Path:
     if not path.exists():
         pytest.fail(f"reference data missing: {path} (shared/ must sit beside the project)")

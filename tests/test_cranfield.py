@@ -32,11 +32,6 @@ EXPECTED = {  # system: (nDCG@10, AP)
 }
 
 
-@pytest.fixture(scope="module")
-def cranfield():
-    return ta.load_example("cranfield")
-
-
 def test_shape(cranfield):
     runs, qrels = cranfield
     assert list(runs.columns) == ["qid", "docid", "score", "system"]

@@ -16,11 +16,6 @@ METRICS = ["nDCG@10", "map"]
 
 
 @pytest.fixture(scope="module")
-def cranfield():
-    return ta.load_example("cranfield")
-
-
-@pytest.fixture(scope="module")
 def with_baseline(cranfield):
     runs, qrels = cranfield
     return ta.experiment(runs, qrels, METRICS, baseline="bm25", per_query=True)

@@ -33,11 +33,6 @@ def _close_figures():
 
 
 @pytest.fixture(scope="module")
-def cranfield():
-    return ta.load_example("cranfield")
-
-
-@pytest.fixture(scope="module")
 def per_query(cranfield):
     runs, qrels = cranfield
     return runs.ir.evaluate(qrels, METRICS, by="system")

@@ -359,9 +359,7 @@ def precision_recall(runs, qrels, systems=None, levels=11, ties="trec_eval", ax=
         raise ValueError(f"{label}: recall levels must lie in [0, 1], got {levels}")
     labels = [f"iprec_at_recall(recall={r:g})" for r in levels]
     means = _system_means(runs, qrels, labels, by, systems, ties, label, **evaluate_kw)
-    ax = _new_axes(ax, (6.4, 4.6))
-    for i, (s, row) in enumerate(means.iterrows()):
-        ax.plot(levels, row.to_numpy(dtype=np.float64), label=str(s), **_line_style(i))
+    ax = _lines(_new_axes(ax, (6.4, 4.6)), levels, means)
     ax.set_xlim(0.0, 1.0)
     ax.set_ylim(bottom=0.0)
     ax.set_xlabel("recall")
@@ -369,6 +367,13 @@ def precision_recall(runs, qrels, systems=None, levels=11, ties="trec_eval", ax=
     ax.set_title("interpolated precision–recall")
     ax.grid(True, linewidth=0.4, alpha=0.5)
     ax.legend(fontsize="small")
+    return ax
+
+
+def _lines(ax, xs, means):
+    """One line per system (a row of ``means``) over ``xs``, each with its own style."""
+    for i, (s, row) in enumerate(means.iterrows()):
+        ax.plot(xs, row.to_numpy(dtype=np.float64), label=str(s), **_line_style(i))
     return ax
 
 
@@ -386,9 +391,7 @@ def cutoff_curves(runs, qrels, metric="precision", cutoffs=(1, 2, 3, 5, 10, 20, 
         raise ValueError(f"{label}: cut-offs must be positive integers, got {cutoffs}")
     labels = [f"{base}@{k}" for k in cutoffs]
     means = _system_means(runs, qrels, labels, by, systems, ties, label, **evaluate_kw)
-    ax = _new_axes(ax, (6.0, 4.6))
-    for i, (s, row) in enumerate(means.iterrows()):
-        ax.plot(cutoffs, row.to_numpy(dtype=np.float64), label=str(s), **_line_style(i))
+    ax = _lines(_new_axes(ax, (6.0, 4.6)), cutoffs, means)
     if cutoffs[-1] / cutoffs[0] >= 10:
         ax.set_xscale("log")
     ax.set_xticks(cutoffs)
