@@ -137,3 +137,15 @@ def test_script_reproduces_shipped_files(tmp_path):
         if name.endswith(".gz"):  # the content first, for a clearer failure
             assert gzip.decompress(new) == gzip.decompress(old), name
         assert new == old, name
+
+
+def test_robust03_is_the_shared_trectools_pair():
+    """load_example("robust03") holds exactly trectools' Robust 2003 run and qrels."""
+    from .conftest import DATA, need
+
+    run, qrels = ta.load_example("robust03")
+    want_run = ta.read_run(need(DATA / "trectools" / "input.uic0301"))
+    want_qrels = ta.read_qrels(need(DATA / "trectools" / "robust03_cs_qrels.txt"))
+    pd.testing.assert_frame_equal(run, want_run)
+    pd.testing.assert_frame_equal(qrels, want_qrels)
+    assert run["qid"].nunique() == 100 and set(run["system"]) == {"uic0301"}

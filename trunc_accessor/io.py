@@ -659,7 +659,7 @@ def example_path(name: str) -> str:
     return str(resources.files("trunc_accessor").joinpath("data", name))
 
 
-EXAMPLES = ("trec_eval", "cranfield")
+EXAMPLES = ("trec_eval", "cranfield", "robust03")
 
 
 def load_example(name: str = "trec_eval", library: str | None = None):
@@ -676,6 +676,9 @@ def load_example(name: str = "trec_eval", library: str | None = None):
       (4 = complete answer ... 1 = minimum interest, 0 = of no interest; ir_datasets'
       reading of the raw codes). ``data/cranfield/ORIGIN`` says how they were made
       (``examples/make_cranfield_runs.py``).
+
+    * ``"robust03"``: a real TREC 2003 Robust track run (``uic0301``, 100 topics, up to
+      1,000 documents each, no ties) and the track's binary qrels (``data/robust03/ORIGIN``).
 
     ``library``: ``"pandas"`` (default) or ``"polars"``. For backward compatibility the first
     argument may also be the library (``load_example("polars")`` is
@@ -699,5 +702,9 @@ def load_example(name: str = "trec_eval", library: str | None = None):
         folder = resources.files("trunc_accessor").joinpath("data", "cranfield")
         runs = sorted(str(p) for p in folder.iterdir() if p.name.endswith(".run.gz"))
         return read_run(runs, library), read_qrels(str(folder.joinpath("qrels.txt")), library)
+    if name == "robust03":
+        folder = resources.files("trunc_accessor").joinpath("data", "robust03")
+        return (read_run(str(folder.joinpath("uic0301.run.gz")), library),
+                read_qrels(str(folder.joinpath("qrels.txt.gz")), library))
     raise InputError(f"load_example: unknown collection {name!r}; the shipped ones are "
                      f"{list(EXAMPLES)} (or pass library='pandas'/'polars')")
