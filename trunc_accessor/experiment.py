@@ -195,6 +195,11 @@ def report(result, format: str = "markdown", *, decimals: int = 4, interval: boo
                     ": a letter marks each system the row is significantly better than ("
                     + ", ".join(f"{v} = {k}" for k, v in letters.items()) + ").")
     if format == "styler":
+        try:
+            import jinja2  # noqa: F401  (pandas' Styler renders with it)
+        except ImportError:
+            raise ImportError('report(format="styler") needs jinja2: pip install '
+                              '"trunc_accessor[stats]"') from None
         wide = table.pivot(index=by, columns="metric", values="mean")
         return wide.style.format(precision=decimals).highlight_max(
             axis=0, props="font-weight: bold").set_caption(caption)
