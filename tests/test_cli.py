@@ -51,9 +51,9 @@ def test_all_trec_with_c_equals_trec_eval_line_for_line(extra, stored):
     assert len(ours) == sum(1 for k in theirs if k[0] in offered)
 
 
-def test_default_is_trec_evals_official_set():
-    ours = lines_of(run_cli(need(TE / "qrels.test"), need(TE / "results.test"), "--ties",
-                            "trec_eval"))
+def test_default_is_trec_evals_official_set_and_order():
+    """No option at all: trec_eval's official measures in trec_eval's order of ties."""
+    ours = lines_of(run_cli(need(TE / "qrels.test"), need(TE / "results.test")))
     theirs = lines_of(need(TE / "out.test").read_text())
     assert ours == theirs
 
@@ -81,7 +81,7 @@ def test_formats_several_runs_and_no_summary(tmp_path):
 def test_tie_errors_name_the_option(capsys):
     """A measure with no closed-form tie average names --ties, the CLI's spelling."""
     assert cli.main([str(need(TE / "qrels.test")), str(need(TE / "results.test")), "-m",
-                     "all_trec"]) == 2
+                     "all_trec", "--ties", "average"]) == 2
     err = capsys.readouterr().err
     assert "--ties trec_eval" in err and "ties='" not in err
 

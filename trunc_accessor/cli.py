@@ -4,8 +4,8 @@ Scripts switch from trec_eval by changing the program name: ``-m`` (repeatable, 
 any dialect, trec_eval's cut-off lists ``P.5,10``, groups ``official`` and ``all_trec``),
 ``-q``, ``-c``, ``-J``, ``-M N``, ``-l N``, ``-n``; output in trec_eval's layout
 (``name<TAB>qid<TAB>value``, then ``runid``, ``num_q`` and the summary under ``all``).
-Beyond trec_eval: ``--ties`` (default ``average``, the exact mean over tie orders;
-``trec_eval`` for trec_eval's own order), ``--depth`` (the terminal metrics' maximum
+Beyond trec_eval: ``--ties`` (default ``trec_eval``, trec_eval's own order, so that the
+numbers are trec_eval's; ``average`` for the exact mean over tie orders), ``--depth`` (the terminal metrics' maximum
 length), ``--format tsv|json|markdown`` and ``--list``.
 """
 from __future__ import annotations
@@ -127,8 +127,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("-l", type=float, default=1, metavar="N",
                     help="relevance level: grades ≥ N are relevant (default 1)")
     ap.add_argument("-n", action="store_true", help="no summary ('all') lines")
-    ap.add_argument("--ties", choices=TIES, default="average",
-                    help="tie handling (default: average; trec_eval: trec_eval's order)")
+    ap.add_argument("--ties", choices=TIES, default="trec_eval",
+                    help="tie handling (default: trec_eval, the order of the program this "
+                         "replaces; average: the exact mean over every order of tied scores)")
     ap.add_argument("--depth", type=int, default=None,
                     help="maximum ranking length for the terminal-document metrics")
     ap.add_argument("--format", choices=("trec_eval", "tsv", "json", "markdown"),
