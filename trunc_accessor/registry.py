@@ -81,6 +81,20 @@ def check_nonnegative(x):
     return float(x)
 
 
+def check_unit(x):
+    """A number in the closed interval [0, 1]."""
+    if not is_real(x) or not math.isfinite(x) or not 0 <= x <= 1:
+        raise ValueError(f"must be a number in [0, 1], not {x!r}")
+    return float(x)
+
+
+def check_positive(x):
+    """A finite number > 0."""
+    if not is_real(x) or not math.isfinite(x) or not x > 0:
+        raise ValueError(f"must be a finite number > 0, not {x!r}")
+    return float(x)
+
+
 def check_gains(g):
     """nDCG gains: None (gain = grade), "exponential" (2^g − 1), or a mapping grade → gain
     of finite numbers."""

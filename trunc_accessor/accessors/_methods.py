@@ -206,6 +206,7 @@ def rbo(self, other, p=0.9, *, depth=None):
     ascending, else score descending, equal scores in input order); ``depth`` keeps the top
     of each. See :func:`trunc_accessor.agreement.rbo`."""
     from ..agreement import rbo as _rbo
+    from ..engine import _eager
 
     return _rbo(_eager(self._frame), _eager(other), p=p, depth=depth)
 
@@ -214,14 +215,9 @@ def overlap(self, other, k):
     """|top-k ∩ top-k| / k with ``other`` (another run frame), per query. See
     :func:`trunc_accessor.agreement.overlap`."""
     from ..agreement import overlap as _overlap
+    from ..engine import _eager
 
     return _overlap(_eager(self._frame), _eager(other), k)
-
-
-def _eager(frame):
-    import polars as pl
-
-    return frame.collect() if isinstance(frame, pl.LazyFrame) else frame
 
 
 def install(cls):

@@ -3,30 +3,13 @@ rounding, per-group class mixing (for measures with no closed-form mean over tie
 and the ranks of the relevant documents of every ranking."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ..prepare import Prepared
-from ..registry import is_real
 
 TREC_EVAL = "trec_eval 10.0 (github.com/usnistgov/trec_eval)"
 NO_CLOSED_FORM = ("pass ties='first' (the order as given) or ties='trec_eval' (trec_eval's "
                   "order: docid descending among equal scores)")
-
-
-def check_unit(x):
-    """A number in the closed interval [0, 1]."""
-    if not is_real(x) or not math.isfinite(x) or not 0 <= x <= 1:
-        raise ValueError(f"must be a number in [0, 1], not {x!r}")
-    return float(x)
-
-
-def check_positive(x):
-    """A finite number > 0."""
-    if not is_real(x) or not math.isfinite(x) or not x > 0:
-        raise ValueError(f"must be a finite number > 0, not {x!r}")
-    return float(x)
 
 
 def lround(x: np.ndarray) -> np.ndarray:

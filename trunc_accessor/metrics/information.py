@@ -52,7 +52,7 @@ import math
 import numpy as np
 
 from ..prepare import Prepared
-from ..registry import Param, is_real, register
+from ..registry import Param, check_positive, is_real, register
 
 
 def check_collection_size(n):
@@ -61,15 +61,9 @@ def check_collection_size(n):
     return int(n)
 
 
-def check_beta(b):
-    if not is_real(b) or not math.isfinite(b) or b <= 0:
-        raise ValueError(f"must be a finite number > 0, not {b!r}")
-    return float(b)
-
-
 COLLECTION_SIZE = Param("collection_size", 20000, check_collection_size,
                         "|D|, the number of documents observed (the paper's 20,000)")
-BETA = Param("beta", 1.05, check_beta,
+BETA = Param("beta", 1.05, check_positive,
              "weight of the joint entropy; β > 1 gives CONFIDENCE (the paper's 1.05)")
 
 

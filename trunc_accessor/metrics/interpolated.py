@@ -22,12 +22,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..prepare import Prepared
-from ..registry import Param, register
+from ..registry import Param, check_positive, check_unit, register
 from ._order import (
     TREC_EVAL,
     binary_ties_check,
-    check_positive,
-    check_unit,
     lround,
     relevant_ranks,
     segmented_suffix_max,

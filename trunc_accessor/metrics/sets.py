@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..prepare import Prepared
-from ..registry import K, Param, register
-from ._order import TREC_EVAL, check_positive
+from ..registry import K, Param, check_positive, register
+from ._order import TREC_EVAL
 from .standard import _safe_div, relevant_retrieved
 
 SETS = TREC_EVAL + ", "
