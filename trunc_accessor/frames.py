@@ -347,6 +347,27 @@ def system_codes(run: pl.DataFrame, by: Sequence[str]) -> tuple[pl.DataFrame, pl
     return run.with_columns(code.alias(SYS)).drop(by), systems
 
 
+def may_repeat(frame: pl.DataFrame, keys: Sequence[str]) -> bool:
+    """Whether some key may occur twice: a 64-bit hash of the keys has fewer distinct values
+    than there are rows (several times cheaper than an exact pass, which callers run only
+    then)."""
+    return frame.height > 1 and frame.select(pl.struct(keys).hash().n_unique()).item() < frame.height
+
+
+def check_duplicate_documents(run: pl.DataFrame, systems: pl.DataFrame | None) -> None:
+    """InputError naming a document retrieved twice for one query by one system (the exact
+    pass; :func:`trunc_accessor.prepare.prepare` calls it only when a 64-bit hash of the
+    (system, qid, docid) keys finds a repeat)."""
+    keys = [c for c in (SYS, "qid", "docid") if c in run.columns]
+    dup = run.select(pl.struct(keys).is_duplicated()).to_series()
+    if dup.any():
+        row = run.filter(dup).row(0, named=True)
+        raise InputError(
+            f"document {row['docid']!r} appears twice in the ranking of "
+            f"{_row_label(row, systems, ['qid'])}: each document may be retrieved once "
+            "per query")
+
+
 def _row_label(row: dict, systems: pl.DataFrame | None, keys: Sequence[str]) -> str:
     parts = []
     if systems is not None and SYS in row:
@@ -379,12 +400,10 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
     if cols.by:
         r, systems = system_codes(r, by_tmp)
         systems = systems.rename(dict(zip(by_tmp, cols.by)))
-    sys_keys = [SYS] if cols.by else []
 
     for col in ("qid", "docid"):
-        bad = r[col].is_null()
-        if bad.any():
-            row = r.filter(bad).row(0, named=True)
+        if r[col].null_count():
+            row = r.filter(r[col].is_null()).row(0, named=True)
             raise InputError(f"run column {col!r} has a missing value (row "
                              f"{_row_label(row, systems, ['qid', 'docid'])})")
     checks = (("score", "missing or NaN"),) + ((("rank", "missing, NaN or infinite"),)
@@ -397,17 +416,6 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
             row = r.filter(bad).row(0, named=True)
             raise InputError(f"run column {col!r} is {what} for "
                              f"{_row_label(row, systems, ['qid', 'docid'])}")
-    keys = [*sys_keys, "qid", "docid"]
-    # a 64-bit hash of the keys first (3x cheaper); the exact check only if two collide
-    if r.height and r.select(pl.struct(keys).hash().n_unique()).item() < r.height:
-        dup = r.select(pl.struct(keys).is_duplicated()).to_series()
-        if dup.any():
-            row = r.filter(dup).row(0, named=True)
-            raise InputError(
-                f"document {row['docid']!r} appears twice in the ranking of "
-                f"{_row_label(row, systems, ['qid'])}: each document may be retrieved once "
-                "per query")
-
     q = qrels.select(
         pl.col(cols.qrels_qid).cast(kt.qid).alias("qid"),
         pl.col(cols.qrels_docid).cast(kt.docid).alias("docid"),
@@ -422,14 +430,16 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
     if bad.any():
         raise InputError(f"qrels grade is missing, NaN or infinite for "
                          f"{_where(q.filter(bad).row(0, named=True), ['qid', 'docid'])}")
-    q = q.unique(maintain_order=True)
-    conflict = q.select(pl.struct("qid", "docid").is_duplicated()).to_series()
-    if conflict.any():
-        row = q.filter(conflict).row(0, named=True)
-        grades = q.filter((pl.col("qid") == row["qid"]) & (pl.col("docid") == row["docid"]))["rel"]
-        raise InputError(
-            f"qrels give document {row['docid']!r} of qid {row['qid']!r} conflicting grades "
-            f"{sorted(set(grades.to_list()))}")
+    if may_repeat(q, ["qid", "docid"]):
+        q = q.unique(maintain_order=True)  # the same judgment twice is harmless
+        conflict = q.select(pl.struct("qid", "docid").is_duplicated()).to_series()
+        if conflict.any():
+            row = q.filter(conflict).row(0, named=True)
+            grades = q.filter((pl.col("qid") == row["qid"])
+                              & (pl.col("docid") == row["docid"]))["rel"]
+            raise InputError(
+                f"qrels give document {row['docid']!r} of qid {row['qid']!r} conflicting "
+                f"grades {sorted(set(grades.to_list()))}")
 
     qs = None
     if queries is not None:

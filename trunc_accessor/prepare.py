@@ -22,7 +22,7 @@ from functools import cached_property
 import numpy as np
 import polars as pl
 
-from .frames import SYS, InputError, number_list, whole_number
+from .frames import SYS, InputError, check_duplicate_documents, number_list, whole_number
 from .warn import DroppedQueriesWarning, EmptyResultWarning, IdentifierWarning, warn
 
 TIES = ("average", "first", "trec_eval", "trec_eval9")
@@ -116,6 +116,50 @@ class Prepared:
         start[nonempty] = c[first[nonempty]]
         return c - start[self.g_seg]
 
+    # ------------------------------------------------------------------ sparse parts
+    def group_rows(self, rows: np.ndarray) -> np.ndarray:
+        """Every row of the tie groups that hold the given rows (sorted row indices)."""
+        if self.singleton_groups or rows.size == 0:
+            return rows
+        g = self.gid[rows]
+        g = g[np.r_[True, g[1:] != g[:-1]]]
+        size = self.g_size[g]
+        first = self.offsets[self.g_seg[g]] + self.g_start[g]
+        ends = np.cumsum(size)
+        return np.repeat(first - (ends - size), size) + np.arange(ends[-1] if ends.size else 0)
+
+    def restrict(self, rows: np.ndarray) -> Prepared:
+        """The rankings with only ``rows`` (whole tie groups, sorted): positions, groups
+        and segment numbers stay those of the full rankings. For sums over rows or groups
+        in which the left-out groups contribute nothing (the groups without a relevant
+        document, for AP, P@k, DCG, RR, RBP), the restricted preparation gives the same
+        per-segment values at the cost of the kept rows only. Not for kernels that index
+        rows through ``offsets`` or use ranking lengths as row counts."""
+        gid = self.gid[rows]
+        boundary = np.ones(len(rows), dtype=bool)
+        boundary[1:] = gid[1:] != gid[:-1]
+        groups = gid[boundary]
+        return Prepared(keys=self.keys, offsets=self.offsets, seg_q=self.seg_q,
+                        seg=self.seg[rows], pos=self.pos[rows], grade=self.grade[rows],
+                        gid=np.cumsum(boundary) - 1, g_seg=self.g_seg[groups],
+                        g_start=self.g_start[groups], g_size=self.g_size[groups],
+                        q_offsets=self.q_offsets, q_grades=self.q_grades,
+                        max_grade=self.max_grade, ties=self.ties)
+
+    def judged_part(self) -> Prepared:
+        """This preparation restricted to the tie groups that hold a judged document (see
+        :meth:`restrict`): what AP, P@k, R@k, DCG, RR, RBP and success need, since an
+        unjudged document has no gain and is not relevant. Cached."""
+        if "judged_part" not in self._cache:
+            judged = np.flatnonzero(~np.isnan(self.grade))
+            if judged.size == len(self.grade):
+                self._cache["judged_part"] = self
+            else:
+                part = self.restrict(self.group_rows(judged))
+                part._cache["judged_part"] = part
+                self._cache["judged_part"] = part
+        return self._cache["judged_part"]
+
     # ------------------------------------------------------------------ relevance
     def relevant(self, level: float) -> np.ndarray:
         """Binary relevance of each retrieved row: grade ≥ level (unjudged: 0)."""
@@ -186,13 +230,21 @@ def _groups(seg: np.ndarray, pos: np.ndarray, score: np.ndarray | None):
     """Tie groups: maximal runs of equal score inside a ranking (score None: singletons)."""
     n = len(seg)
     if score is None or n == 0:
+        # every position its own group: the group arrays share or broadcast the row arrays
+        # (read-only; 16 bytes a row instead of 32)
         gid = np.arange(n, dtype=np.int64)
-        return gid, seg.copy(), pos - 1, np.ones(n, dtype=np.int64)
-    boundary = np.ones(n, dtype=bool)
-    boundary[1:] = (seg[1:] != seg[:-1]) | (score[1:] != score[:-1])
-    gid = np.cumsum(boundary) - 1
+        return gid, seg, pos - 1, np.broadcast_to(np.int64(1), (n,))
+    boundary = np.empty(n, dtype=bool)
+    boundary[0] = True
+    np.not_equal(score[1:], score[:-1], out=boundary[1:])
+    boundary[1:] |= seg[1:] != seg[:-1]
+    gid = np.cumsum(boundary)
+    gid -= 1
     starts = np.flatnonzero(boundary)
-    g_size = np.diff(np.append(starts, n))
+    del boundary
+    g_size = np.empty(len(starts), dtype=np.int64)
+    np.subtract(starts[1:], starts[:-1], out=g_size[:-1])
+    g_size[-1] = n - starts[-1]
     return gid, seg[starts], pos[starts] - 1, g_size
 
 
@@ -243,72 +295,197 @@ def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, systems: pl.DataFrame | N
              "is empty", EmptyResultWarning)
         return empty(key_frame, ties)
 
-    run = run.join(scored, on="qid", how="left", maintain_order="left")
-    dropped = run.filter(pl.col("_q").is_null())
-    if dropped.height:
-        n_drop = dropped["qid"].n_unique()
-        if dropped.height == run.height:
-            raise ValueError(
-                f"no qid of the run is in the qrels or queries= (run qids such as "
-                f"{dropped['qid'][0]!r}; qrels qids such as {scored['qid'][0]!r}): check "
-                f"that both name the same topics")
-        warn(f"{n_drop} run qid(s) with no judgments and not in queries= were dropped "
-             f"({dropped.height} rows), e.g. {dropped['qid'][0]!r}", DroppedQueriesWarning)
-        run = run.filter(pl.col("_q").is_not_null())
-
-    # segments: every system × every scored qid, system-major (segment = sys·Q + q)
     n_q = scored.height
     n_sys = systems.height if systems is not None else 1
-    seg_expr = pl.col("_q").cast(pl.Int64)
-    if by:
-        seg_expr = pl.col(SYS).cast(pl.Int64) * n_q + seg_expr
-    run = run.with_columns(seg_expr.alias("_seg"))
+    sys_code = (run[SYS].to_numpy().astype(np.int64, copy=False) if by
+                else np.zeros(run.height, dtype=np.int64))
 
-    # order (SPEC §2)
-    if ties in ("trec_eval", "trec_eval9"):
-        # trec_eval ≥ 10 compares scores as float64; 9.0.8 (and pytrec_eval) as float32
-        score = pl.col("score").cast(pl.Float32) if ties == "trec_eval9" else "score"
-        order = ["_seg", score, pl.col("docid").cast(pl.String)]
-        desc = [False, True, True]
-    elif "rank" in run.columns:
-        order, desc = ["_seg", "rank"], [False, False]
-    else:
-        order, desc = ["_seg", "score"], [False, True]
-    run = run.sort(order, descending=desc, maintain_order=True)
-    run = run.join(qrels.select("qid", "docid", "rel"), on=["qid", "docid"], how="left",
-                   maintain_order="left")
-    if judged_only:
-        run = run.filter(pl.col("rel").is_not_null())
+    # which scored qid each row answers (-1: not scored), found for runs of equal
+    # (system, qid) rows: a grouped run costs one small join, not one per row
+    q_row = _scored_index(run, scored, by)
+    keep = None
+    if run.height and q_row.min() < 0:
+        dropped = q_row < 0
+        qids = run["qid"].filter(pl.Series(dropped))
+        if qids.len() == run.height:
+            raise ValueError(
+                f"no qid of the run is in the qrels or queries= (run qids such as "
+                f"{qids[0]!r}; qrels qids such as {scored['qid'][0]!r}): check "
+                f"that both name the same topics")
+        warn(f"{qids.n_unique()} run qid(s) with no judgments and not in queries= were dropped "
+             f"({qids.len()} rows), e.g. {qids[0]!r}", DroppedQueriesWarning)
+        keep = np.flatnonzero(~dropped)
 
-    seg = run["_seg"].to_numpy().astype(np.int64, copy=False)
-    grade = run["rel"].fill_null(np.nan).to_numpy().astype(np.float64, copy=False)
+    # the qrels' qids as indices among the scored ones (every qrels qid is scored)
+    q_index = (qrels.select("qid").join(scored, on="qid", how="left", maintain_order="left")
+               ["_q"].to_numpy().astype(np.int64, copy=False))
+
+    # a 64-bit hash of each docid: checks duplicates and joins the qrels (both exact: on
+    # a repeated hash the exact check runs; a hash join's hits are compared as strings)
+    doc_hash = _hash(run["docid"])
+    _check_duplicates(run, sys_code, q_row, doc_hash, systems)
+    grade = _grades(run, qrels, q_row, doc_hash, q_index)
+    del doc_hash
+    seg = sys_code * n_q + q_row  # segment = sys·Q + q, system-major
+    del sys_code, q_row
     score = run["score"].to_numpy().astype(np.float64, copy=False)
+    rank = run["rank"].to_numpy() if "rank" in run.columns else None
+    if keep is not None:
+        seg, grade, score = seg[keep], grade[keep], score[keep]
+        rank = rank[keep] if rank is not None else None
 
-    q = qrels.join(scored, on="qid", how="inner").sort("_q")
-    q_counts = np.bincount(q["_q"].to_numpy().astype(np.int64), minlength=n_q)
+    # order (SPEC §2); nothing is moved when the rows are in ranking order already
+    order = _ranking_order(run, keep, seg, score, rank, ties)
+    if order is not None:
+        seg, grade, score = seg[order], grade[order], score[order]
+    del rank
+    source = keep if order is None else (order if keep is None else keep[order])
+    if judged_only:
+        judged = np.flatnonzero(~np.isnan(grade))
+        seg, grade, score = seg[judged], grade[judged], score[judged]
+        source = judged if source is None else source[judged]
+
+    q_counts = np.bincount(q_index, minlength=n_q)
     q_offsets = np.zeros(n_q + 1, dtype=np.int64)
     np.cumsum(q_counts, out=q_offsets[1:])
-    q_grades = q["rel"].to_numpy().astype(np.float64, copy=False)
+    q_grades = qrels["rel"].to_numpy().astype(np.float64, copy=False)
+    if len(q_index) > 1 and np.any(q_index[1:] < q_index[:-1]):
+        q_grades = q_grades[np.argsort(q_index, kind="stable")]
     max_grade = float(qrels["rel"].max()) if qrels.height else 0.0
-    _warn_ids(seg, grade, q_counts, n_q, n_sys, systems, run, id_note)
 
     seg_sys = np.repeat(np.arange(n_sys, dtype=np.int64), n_q)
     seg_q = np.tile(np.arange(n_q, dtype=np.int64), n_sys)
     qids = scored["qid"].gather(pl.Series(seg_q)).rename(qid_name)
     keys = (systems[seg_sys].with_columns(qids) if systems is not None else qids.to_frame())
-    return build(keys, seg_q, seg, grade, score, q_offsets, q_grades, max_grade, ties)
+    prep = build(keys, seg_q, seg, grade, score, q_offsets, q_grades, max_grade, ties)
+    del seg, grade, score
+    _warn_ids(prep, q_counts, n_q, n_sys, systems, run, source, id_note)
+    return prep
 
 
-def _warn_ids(seg, grade, q_counts, n_q, n_sys, systems, run, id_note: str) -> None:
+def _hash(values: pl.Series, seed: int = 0x5EED) -> np.ndarray:
+    return values.hash(seed=seed).to_numpy()
+
+
+def _key(doc_hash: np.ndarray, code: np.ndarray, multiplier: int = 0x9E3779B97F4A7C15):
+    """One 64-bit key of a docid hash and an integer code (wrapping arithmetic)."""
+    key = code.astype(np.uint64)
+    with np.errstate(over="ignore"):
+        key *= np.uint64(multiplier)
+    key ^= doc_hash
+    return key
+
+
+def _scored_index(run: pl.DataFrame, scored: pl.DataFrame, by: list[str]) -> np.ndarray:
+    """For each run row, the index of its qid among the scored qids (-1 if not scored)."""
+    if run.height == 0:
+        return np.zeros(0, dtype=np.int64)
+    change = pl.col("qid").ne(pl.col("qid").shift())
+    for b in by:
+        change = change | pl.col(b).ne(pl.col(b).shift())
+    starts = np.flatnonzero(run.select(change.fill_null(True)).to_series().to_numpy())
+    first = run.select(pl.col("qid").gather(pl.Series(starts)))
+    q_of_run = (first.join(scored, on="qid", how="left", maintain_order="left")["_q"]
+                .fill_null(-1).to_numpy().astype(np.int64, copy=False))
+    return np.repeat(q_of_run, np.diff(np.append(starts, run.height)))
+
+
+def _check_duplicates(run: pl.DataFrame, sys_code: np.ndarray, q_row: np.ndarray,
+                      doc_hash: np.ndarray, systems) -> None:
+    """A document twice in one ranking is an error (SPEC §1). Distinct 64-bit keys of
+    (system, qid, docid) prove there is none; otherwise the exact check (which names the
+    document) runs. Rows of unscored qids are keyed by a hash of their qid."""
+    if run.height < 2:
+        return
+    qid_key = q_row
+    if q_row.min() < 0:
+        qid_key = np.where(q_row < 0, _hash(run["qid"], 0xD0C) | np.uint64(1 << 63),
+                           q_row.astype(np.uint64))
+    key = _key(doc_hash, qid_key)
+    if sys_code.any():
+        with np.errstate(over="ignore"):
+            key ^= sys_code.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
+    if pl.Series(key).n_unique() < run.height:
+        check_duplicate_documents(run, systems)
+
+
+def _grades(run: pl.DataFrame, qrels: pl.DataFrame, q_row: np.ndarray, doc_hash: np.ndarray,
+            q_index: np.ndarray) -> np.ndarray:
+    """Each run row's judged grade (NaN: unjudged). An inner join on one 64-bit key of
+    (scored qid, docid) returns only the judged rows (a left join on the strings would copy
+    every row and cost several times more); its hits are then compared as values, and any
+    repeated or false hit (a hash collision) sends the exact join."""
+    grade = np.full(run.height, np.nan)
+    if not run.height or not qrels.height:
+        return grade
+    qrels_key = pl.Series("k", _key(_hash(qrels["docid"]), q_index))
+    hits = (pl.DataFrame({"k": _key(doc_hash, q_row)}).with_row_index("_row")
+            .join(qrels_key.to_frame().with_row_index("_qrow"), on="k", how="inner"))
+    rows, qrows = hits["_row"].to_numpy(), hits["_qrow"].to_numpy()
+    # distinct qrels keys: no run row has two hits; equal values: no false hit
+    exact = (qrels_key.n_unique() == len(qrels_key)
+             and (q_row[rows] == q_index[qrows]).all()
+             and (run["docid"].gather(pl.Series(rows)) == qrels["docid"].gather(pl.Series(qrows))).all())
+    if not exact:  # a collision of 64-bit keys: the exact join on the values
+        hits = (run.select("qid", "docid").with_row_index("_row")
+                .join(qrels.select("qid", "docid").with_row_index("_qrow"), on=["qid", "docid"],
+                      how="inner"))
+        rows, qrows = hits["_row"].to_numpy(), hits["_qrow"].to_numpy()
+    grade[rows] = qrels["rel"].to_numpy()[qrows]
+    return grade
+
+
+def _ranking_order(run: pl.DataFrame, keep, seg, score, rank, ties: str):
+    """The permutation that puts the rows in ranking order (SPEC §2), or None when they
+    already are: by segment, then rank ascending (a ``rank`` column), or score descending
+    (stable: equal scores keep their input order), or for ``ties="trec_eval"`` score
+    descending then docid descending as strings (``"trec_eval9"``: scores as float32)."""
+    if len(seg) < 2:
+        return None
+    if ties in ("trec_eval", "trec_eval9"):
+        key = score.astype(np.float32) if ties == "trec_eval9" else score
+        descending = True
+    elif rank is not None:
+        key, descending = rank, False
+    else:
+        key, descending = score, True
+    same = seg[1:] == seg[:-1]
+    wrong = key[1:] > key[:-1] if descending else key[1:] < key[:-1]
+    in_order = bool(np.all(seg[1:] >= seg[:-1])) and not np.any(same & wrong)
+    docid = None
+    if ties in ("trec_eval", "trec_eval9"):
+        docid = run["docid"].cast(pl.String)
+        if keep is not None:
+            docid = docid.gather(pl.Series(keep))
+        if in_order:
+            tied = np.flatnonzero(same & (key[1:] == key[:-1]))
+            if tied.size:
+                a, b = docid.gather(pl.Series(tied)), docid.gather(pl.Series(tied + 1))
+                in_order = bool((a > b).all())
+    if in_order:
+        return None
+    frame = pl.DataFrame({"seg": seg, "key": key})
+    by, desc = ["seg", "key"], [False, descending]
+    if docid is not None:
+        frame = frame.with_columns(docid.alias("docid"))
+        by, desc = [*by, "docid"], [*desc, True]
+    return (frame.select(pl.arg_sort_by(by, descending=desc, maintain_order=True))
+            .to_series().to_numpy())
+
+
+def _warn_ids(prep: Prepared, q_counts, n_q, n_sys, systems, run, source, id_note: str) -> None:
     """One warning when the ids of the run and the qrels have different types (``id_note``)
     and/or a system answered judged queries but retrieved no judged document: the ids
-    probably do not match (SPEC §1)."""
+    probably do not match (SPEC §1). ``source``: the run row of each prepared row (None:
+    the same index)."""
     blind = np.zeros(0, dtype=np.int64)
-    if len(seg):
-        sys_of_row = seg // n_q
-        judged_rows = np.bincount(sys_of_row, weights=~np.isnan(grade), minlength=n_sys)
-        judged_queries = np.bincount(sys_of_row, weights=q_counts[seg % n_q] > 0,
-                                     minlength=n_sys)
+    if len(prep.seg):
+        seg_sys = np.arange(prep.n_segments) // n_q
+        judged = prep.judged_part()
+        judged_rows = np.bincount(judged.seg // n_q, weights=~np.isnan(judged.grade),
+                                  minlength=n_sys)
+        answered = (prep.length > 0) & (q_counts[prep.seg_q] > 0)
+        judged_queries = np.bincount(seg_sys, weights=answered, minlength=n_sys)
         blind = np.flatnonzero((judged_rows == 0) & (judged_queries > 0))
     if not blind.size:
         if id_note:
@@ -321,7 +498,9 @@ def _warn_ids(seg, grade, q_counts, n_q, n_sys, systems, run, id_note: str) -> N
                                                   else "")
     else:
         who = "the run"
-    rows = np.flatnonzero(sys_of_row == blind[0])
+    rows = np.arange(prep.offsets[blind[0] * n_q], prep.offsets[(blind[0] + 1) * n_q])
+    if source is not None:
+        rows = np.sort(source[rows])
     example = run.row(int(rows[0]), named=True)
     docids = run["docid"].gather(pl.Series(rows[:1000]))
     hints = [id_note.split(":")[0]] if id_note else []

@@ -52,7 +52,8 @@ def _in_cut(prep: Prepared, k) -> np.ndarray | float:
 def relevant_retrieved(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Expected number of relevant documents in the first k positions (McSherry & Najork
     §2.1: R_c + (k − t_c)·r_c/n_c), the numerator shared by P@k, R@k and F1@k."""
-    return prep.seg_sum(prep.group_mean(prep.relevant(level)) * _in_cut(prep, k))
+    part = prep.judged_part()
+    return part.seg_sum(part.group_mean(part.relevant(level)) * _in_cut(part, k))
 
 
 @register("precision", params=(K,), aliases=("p", "prec"), citation=MCSHERRY + ", §2.1.",
@@ -124,6 +125,7 @@ def success(prep: Prepared, level: float, k=None) -> np.ndarray:
     >>> success([0, 1, 0], scores=[2, 1, 1], k=2)
     0.5
     """
+    prep = prep.judged_part()
     r_g = prep.group_sum(prep.relevant(level))
     if k is None:
         return (np.bincount(prep.g_seg, weights=r_g, minlength=prep.n_segments) > 0).astype(float)
@@ -155,7 +157,8 @@ def ap(prep: Prepared, level: float, k=None) -> np.ndarray:
     >>> round(ap([1, 0, 1, 0], R=3), 4)  # (1/1 + 2/3) / 3
     0.5556
     """
-    num = precision_sum(prep, prep.relevant(level), k)
+    part = prep.judged_part()
+    num = precision_sum(part, part.relevant(level), k)
     return _safe_div(num, prep.num_relevant(level))
 
 
@@ -203,8 +206,8 @@ def rr(prep: Prepared, level: float, k=None) -> np.ndarray:
     >>> rr([0, 1], scores=[1, 1])  # rank 1 or 2, each half the time
     0.75
     """
-    rel = prep.relevant(level)
-    r_g = prep.group_sum(rel)
+    prep = prep.judged_part()
+    r_g = prep.group_sum(prep.relevant(level))
     has = np.flatnonzero(r_g > 0)
     out = np.zeros(prep.n_segments)
     if has.size == 0:
@@ -255,8 +258,9 @@ def _discount(pos: np.ndarray, log_base: float = 2.0) -> np.ndarray:
 
 def dcg_values(prep: Prepared, k, gains, log_base: float = 2.0) -> np.ndarray:
     """DCG@k = Σ_{j≤k} gain_j / log_b(1 + j), gains replaced by tie-group means."""
-    g = prep.group_mean(gain_values(prep.grade, gains))
-    return prep.seg_sum(g * _discount(prep.pos, log_base) * _in_cut(prep, k))
+    part = prep.judged_part()
+    g = part.group_mean(gain_values(part.grade, gains))
+    return part.seg_sum(g * _discount(part.pos, log_base) * _in_cut(part, k))
 
 
 def ideal_dcg(prep: Prepared, k, gains, log_base: float = 2.0) -> np.ndarray:
@@ -364,8 +368,9 @@ def rprec(prep: Prepared, level: float) -> np.ndarray:
     0.6666666666666666
     """
     R = prep.num_relevant(level)
-    in_cut = (prep.pos <= R[prep.seg]).astype(np.float64)
-    num = prep.seg_sum(prep.group_mean(prep.relevant(level)) * in_cut)
+    part = prep.judged_part()
+    in_cut = (part.pos <= R[part.seg]).astype(np.float64)
+    num = part.seg_sum(part.group_mean(part.relevant(level)) * in_cut)
     return _safe_div(num, R)
 
 
@@ -438,8 +443,9 @@ def rbp(prep: Prepared, level: float, p=0.8, graded=False, max_grade=None) -> np
     >>> rbp([1, 0, 1], p=0.5)  # 0.5 · (1 + 0.25)
     0.625
     """
-    gain = prep.group_mean(rbp_gain(prep, level, graded, max_grade))
-    return (1.0 - p) * prep.seg_sum(gain * np.power(p, prep.pos - 1.0))
+    part = prep.judged_part()
+    gain = part.group_mean(rbp_gain(part, level, graded, max_grade))
+    return (1.0 - p) * part.seg_sum(gain * np.power(p, part.pos - 1.0))
 
 
 @register("rbp_residual", params=(P,), aliases=("rbp_resid",), citation=RBP_CITE,
