@@ -23,6 +23,7 @@ from . import metrics as _metrics  # noqa: F401  (registers the metrics)
 from .accessors import pandas as _pandas_accessor  # noqa: F401  (registers DataFrame.ir)
 from .accessors import polars as _polars_accessor  # noqa: F401  (registers pl.DataFrame.ir)
 from .aggregate import aggregate
+from .batches import evaluate_parquet
 from .experiment import experiment, report
 from .frames import InputError, InputTypeError
 from .io import example_path, load_example, read_qrels, read_run, write_run
@@ -44,6 +45,7 @@ __all__ = [
     "aggregate",
     "agreement",
     "compare",
+    "evaluate_parquet",
     "example_path",
     "experiment",
     "load_example",

@@ -6,12 +6,14 @@ dtypes as given, nulls included) and the run's qid column under its own name.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import polars as pl
 
 from . import frames, truncation
 from .metrics import twist
 from .names import Named
-from .prepare import Prepared, check_ties, prepare
+from .prepare import Notes, Prepared, check_ties, prepare
 from .registry import Measure, check_bool, check_k, check_level, checked, evaluate_prepared
 
 
@@ -31,32 +33,51 @@ def _eager(frame):
     return frame.collect() if isinstance(frame, pl.LazyFrame) else frame
 
 
+@dataclass(eq=False)
+class Batch:
+    """What one query batch of a larger call (:mod:`trunc_accessor.batches`) shares with
+    the whole call: its systems (the by… keys, row i = system code i; None without by=),
+    the largest grade of its qrels, and the notes to say at its end."""
+
+    systems: pl.DataFrame | None
+    max_grade: float
+    notes: Notes = field(default_factory=Notes)
+
+
 def prepare_call(run, qrels, *, by=None, queries=None, ties="average", labels=(),
-                 judged_only=False) -> tuple[Prepared, frames.Columns]:
+                 judged_only=False, batch: Batch | None = None) -> tuple[Prepared, frames.Columns]:
     """Validate and prepare a run and qrels (pandas or Polars, eager or lazy) once.
     ``labels``: the output columns the call adds beside the keys (checked for clashes);
-    ``judged_only``: drop unjudged documents before ranking (trec_eval -J)."""
+    ``judged_only``: drop unjudged documents before ranking (trec_eval -J); ``batch``:
+    the run and qrels are one query batch of a larger call."""
     check_ties(ties)
     judged_only = checked("judged_only", check_bool, judged_only)
     cols = columns_of(run, qrels, by)
     frames.check_output_names(cols.by, cols.run_qid, labels)
     r = _eager(frames.to_polars(run, run_columns(cols), "run"))
     q = _eager(frames.to_polars(qrels, qrels_columns(cols), "qrels"))
-    c = frames.normalise(r, q, cols, frames.queries_series(queries))
+    c = frames.normalise(r, q, cols, frames.queries_series(queries),
+                         systems=batch.systems if batch is not None else None)
+    if batch is not None:
+        batch.notes.id_note = c.id_note
     prep = prepare(c.run, c.qrels, systems=c.systems, queries=c.queries, ties=ties,
-                   qid_name=cols.run_qid, id_note=c.id_note, judged_only=judged_only)
+                   qid_name=cols.run_qid, id_note=c.id_note, judged_only=judged_only,
+                   max_grade=batch.max_grade if batch is not None else None,
+                   notes=batch.notes if batch is not None else None)
     return prep, cols
 
 
 def compute(run, qrels, named: list[Named], *, by=None, queries=None, ties="average",
-            relevance_level=1, judged_only=False) -> tuple[pl.DataFrame, dict, frames.Columns]:
+            relevance_level=1, judged_only=False,
+            batch: Batch | None = None) -> tuple[pl.DataFrame, dict, frames.Columns]:
     """Per-query values of the ``named`` measures for a run and qrels (pandas or Polars,
     eager or lazy); each distinct measure is computed once, whatever it is called.
 
     Returns (keys, {label: values}, columns): keys holds the by… columns and the qid."""
     level = check_level(relevance_level)
     prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
-                              labels=[n.label for n in named], judged_only=judged_only)
+                              labels=[n.label for n in named], judged_only=judged_only,
+                              batch=batch)
     values = evaluate_prepared(prep, [n.measure for n in named], level)
     return prep.keys, {n.label: values[n.measure.label] for n in named}, cols
 
@@ -67,12 +88,13 @@ REFERENCE_COLUMNS = {"crp_full_scale": pl.Float64, "crp_worst": pl.Float64,
 
 
 def cutoff_curve(run, qrels, measure: Measure, *, max_depth=None, by=None, queries=None,
-                 ties="average", relevance_level=1) -> tuple[pl.DataFrame, frames.Columns]:
+                 ties="average", relevance_level=1,
+                 batch: Batch | None = None) -> tuple[pl.DataFrame, frames.Columns]:
     """The measure at every allowed truncation depth of every ranking (long format)."""
     level = check_level(relevance_level)
     max_depth = checked("max_depth", check_k, max_depth)
     prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
-                              labels=CURVE_COLUMNS)
+                              labels=CURVE_COLUMNS, batch=batch)
     return truncation.curve(prep, measure, level, max_depth), cols
 
 
@@ -91,7 +113,7 @@ def crp_columns(kind: str) -> dict:
 
 
 def crp(run, qrels, kind: str = "curve", *, depth=None, by=None, queries=None, ties="average",
-        relevance_level=1) -> tuple[pl.DataFrame, frames.Columns]:
+        relevance_level=1, batch: Batch | None = None) -> tuple[pl.DataFrame, frames.Columns]:
     """Twist's curves (Ferro et al.; :mod:`trunc_accessor.metrics.twist`) as a Polars frame:
     ``kind`` "curve": (by…, qid, position, grade, rp, crp); "references": the same plus
     crp_full_scale, crp_worst and recall_base (for plots); "archetype": one row per ranking
@@ -99,7 +121,7 @@ def crp(run, qrels, kind: str = "curve", *, depth=None, by=None, queries=None, t
     level = check_level(relevance_level)
     depth = check_depth(depth)
     prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
-                              labels=crp_columns(kind))
+                              labels=crp_columns(kind), batch=batch)
     if prep.n_segments == 0:
         return prep.keys.with_columns(
             [pl.Series(name, [], dtype=dtype) for name, dtype in crp_columns(kind).items()]), cols

@@ -18,6 +18,7 @@ no judged document at all, one :class:`~trunc_accessor.warn.IdentifierWarning` s
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+import inspect
 from dataclasses import dataclass
 
 import numpy as np
@@ -368,6 +369,13 @@ def check_duplicate_documents(run: pl.DataFrame, systems: pl.DataFrame | None) -
             "per query")
 
 
+def distinct_systems(frame: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
+    """The distinct by… keys of ``frame`` in system-code order (as :func:`system_codes`)."""
+    tmp = [f"_by{i}" for i in range(len(by))]
+    keys = frame.select([pl.col(b).alias(t) for b, t in zip(by, tmp)]).unique()
+    return system_codes(keys, tmp)[1].rename(dict(zip(tmp, by)))
+
+
 def _row_label(row: dict, systems: pl.DataFrame | None, keys: Sequence[str]) -> str:
     parts = []
     if systems is not None and SYS in row:
@@ -376,9 +384,29 @@ def _row_label(row: dict, systems: pl.DataFrame | None, keys: Sequence[str]) -> 
     return ", ".join(parts)
 
 
+def nulls_equal() -> dict:
+    """The join keyword that makes null keys match (a null by= key is a system of its
+    own): ``nulls_equal`` since Polars 1.24, ``join_nulls`` before."""
+    names = inspect.signature(pl.DataFrame.join).parameters
+    return {"nulls_equal": True} if "nulls_equal" in names else {"join_nulls": True}
+
+
+def recode_systems(run: pl.DataFrame, local: pl.DataFrame, systems: pl.DataFrame) -> pl.DataFrame:
+    """Renumber the run's ``_sys`` codes (rows of ``local``) as the rows of ``systems``,
+    the systems of a whole call of which this run is one batch (every local system is
+    one of them)."""
+    names = list(systems.columns)
+    found = (local.with_row_index("_local")
+             .join(systems.with_row_index("_global"), on=names, how="left", **nulls_equal())
+             .sort("_local"))
+    code = found["_global"].cast(pl.Int64).to_numpy()
+    return run.with_columns(pl.Series(SYS, code[run[SYS].to_numpy()]))
+
+
 def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
-              queries: pl.Series | None) -> Canonical:
-    """Validate the data and return the canonical frames (module doc)."""
+              queries: pl.Series | None, systems: pl.DataFrame | None = None) -> Canonical:
+    """Validate the data and return the canonical frames (module doc). ``systems``: the
+    by… keys of a whole call when this run is one batch of it (they number ``_sys``)."""
     check_schema(run.schema, qrels.schema, cols)
     for frame, label, names in ((run, "run", (cols.run_qid, cols.run_docid)),
                                 (qrels, "qrels", (cols.qrels_qid, cols.qrels_docid))):
@@ -396,10 +424,12 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
     if cols.has_rank:
         run_exprs.append(pl.col("rank").cast(pl.Float64))
     r = run.select(run_exprs)
-    systems = None
+    given, systems = systems, None
     if cols.by:
         r, systems = system_codes(r, by_tmp)
         systems = systems.rename(dict(zip(by_tmp, cols.by)))
+        if given is not None:
+            r, systems = recode_systems(r, systems, given), given
 
     for col in ("qid", "docid"):
         if r[col].null_count():

@@ -266,16 +266,98 @@ def empty(keys: pl.DataFrame, ties: str) -> Prepared:
                  np.zeros(0), 0.0, ties)
 
 
+@dataclass(eq=False)
+class Notes:
+    """What preparation has to tell the user about a call (SPEC §1, §4): run rows of
+    unscored qids that were dropped, systems none of whose retrieved documents is judged
+    (the ids probably do not match), and why the id types differ. A call with one
+    preparation says it at once; a call evaluated in query batches (see
+    :mod:`trunc_accessor.batches`) gathers it over the batches, which hold disjoint qids,
+    and says it once at the end (:meth:`finish`), so the warnings and errors are those of
+    the whole call."""
+
+    id_note: str = ""
+    rows: int = 0
+    dropped_rows: int = 0
+    dropped_qids: int = 0
+    dropped_example: object = None
+    scored_example: object = None
+    judged_rows: np.ndarray | None = None
+    judged_queries: np.ndarray | None = None
+    blind_examples: dict = field(default_factory=dict)  # system code → (docid, qid, hints)
+
+    def add_counts(self, judged_rows: np.ndarray, judged_queries: np.ndarray) -> None:
+        if self.judged_rows is None:
+            self.judged_rows, self.judged_queries = judged_rows, judged_queries
+        else:
+            self.judged_rows = self.judged_rows + judged_rows
+            self.judged_queries = self.judged_queries + judged_queries
+
+    def merge(self, other: Notes) -> None:
+        """Add the notes of another batch of the same call."""
+        self.rows += other.rows
+        self.dropped_rows += other.dropped_rows
+        self.dropped_qids += other.dropped_qids
+        if self.dropped_example is None:
+            self.dropped_example = other.dropped_example
+        if self.scored_example is None:
+            self.scored_example = other.scored_example
+        if other.judged_rows is not None:
+            self.add_counts(other.judged_rows, other.judged_queries)
+        for code, example in other.blind_examples.items():
+            self.blind_examples.setdefault(code, example)
+
+    def finish(self, systems: pl.DataFrame | None) -> None:
+        """Raise or warn about the whole call (``systems``: the by… keys, row i = code i)."""
+        if self.rows and self.dropped_rows == self.rows:
+            raise ValueError(
+                f"no qid of the run is in the qrels or queries= (run qids such as "
+                f"{self.dropped_example!r}; qrels qids such as {self.scored_example!r}): "
+                f"check that both name the same topics")
+        if self.dropped_rows:
+            warn(f"{self.dropped_qids} run qid(s) with no judgments and not in queries= were "
+                 f"dropped ({self.dropped_rows} rows), e.g. {self.dropped_example!r}",
+                 DroppedQueriesWarning)
+        blind = np.zeros(0, dtype=np.int64)
+        if self.judged_rows is not None:
+            blind = np.flatnonzero((self.judged_rows == 0) & (self.judged_queries > 0))
+        if not blind.size:
+            if self.id_note:
+                warn(self.id_note, IdentifierWarning)
+            return
+        if systems is not None:
+            names = [", ".join(f"{k}={v!r}" for k, v in systems.row(int(i), named=True).items())
+                     for i in blind[:3]]
+            who = "system(s) " + "; ".join(names) + (f" and {blind.size - 3} more"
+                                                      if blind.size > 3 else "")
+        else:
+            who = "the run"
+        docid, qid, hints = self.blind_examples[int(blind[0])]
+        hints = ([self.id_note.split(":")[0]] if self.id_note else []) + hints
+        if not self.id_note:
+            hints.append("docid formats that differ between the run and the qrels")
+        hints.append("a qrels file for another collection")
+        warn(f"{who} retrieved documents for judged queries, but not one of them is in the "
+             f"qrels (e.g. docid {docid!r} for qid {qid!r}): every value will be as if "
+             f"nothing relevant was found. Likely causes: {'; '.join(hints)}.",
+             IdentifierWarning)
+
+
 def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, systems: pl.DataFrame | None = None,
             queries: pl.Series | None = None, ties: str = "average",
-            qid_name: str = "qid", id_note: str = "", judged_only: bool = False) -> Prepared:
+            qid_name: str = "qid", id_note: str = "", judged_only: bool = False,
+            max_grade: float | None = None, notes: Notes | None = None) -> Prepared:
     """Prepare canonical frames (``[_sys,] qid, docid, score[, rank]`` and ``qid, docid,
     rel``; see :mod:`trunc_accessor.frames`). ``systems``: the user's by… columns, row i
     for system code i; the keys of the result are those columns and ``qid_name``.
     ``id_note``: why the run's and the qrels' ids may not match (different types), said in
     one :class:`IdentifierWarning` with the systems that retrieved no judged document.
     ``judged_only``: unjudged documents are removed before positions and ties are found
-    (trec_eval -J; the condensed lists of Sakai 2007)."""
+    (trec_eval -J; the condensed lists of Sakai 2007).
+
+    For one batch of a call evaluated in query batches: ``systems`` are those of the whole
+    call, ``max_grade`` the largest grade of its whole qrels, and ``notes`` gathers what is
+    to be said at the end (:class:`Notes`); without ``notes`` it is said now."""
     check_ties(ties)
     by = [SYS] if systems is not None else []
 
@@ -286,6 +368,15 @@ def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, systems: pl.DataFrame | N
     scored = scored.unique().sort("qid").with_row_index("_q")
     no_qid = pl.Series(qid_name, [], dtype=scored.schema["qid"])
     key_frame = systems.clear().with_columns(no_qid) if systems is not None else no_qid.to_frame()
+    if scored.height == 0 and notes is not None:
+        # a batch of a larger call without a scored qid: its rows are dropped
+        notes.rows += run.height
+        notes.dropped_rows += run.height
+        if run.height:
+            notes.dropped_qids += run["qid"].n_unique()
+            if notes.dropped_example is None:
+                notes.dropped_example = run["qid"][0]
+        return empty(key_frame, ties)
     if scored.height == 0:
         warn("nothing to score: the qrels are empty and queries= names no qid, so the result "
              "is empty", EmptyResultWarning)
@@ -303,17 +394,19 @@ def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, systems: pl.DataFrame | N
     # which scored qid each row answers (-1: not scored), found for runs of equal
     # (system, qid) rows: a grouped run costs one small join, not one per row
     q_row = _scored_index(run, scored, by)
+    say_now = notes is None
+    notes = Notes(id_note=id_note) if notes is None else notes
+    notes.rows += run.height
+    if notes.scored_example is None:
+        notes.scored_example = scored["qid"][0]
     keep = None
     if run.height and q_row.min() < 0:
         dropped = q_row < 0
         qids = run["qid"].filter(pl.Series(dropped))
-        if qids.len() == run.height:
-            raise ValueError(
-                f"no qid of the run is in the qrels or queries= (run qids such as "
-                f"{qids[0]!r}; qrels qids such as {scored['qid'][0]!r}): check "
-                f"that both name the same topics")
-        warn(f"{qids.n_unique()} run qid(s) with no judgments and not in queries= were dropped "
-             f"({qids.len()} rows), e.g. {qids[0]!r}", DroppedQueriesWarning)
+        notes.dropped_rows += qids.len()
+        notes.dropped_qids += qids.n_unique()
+        if notes.dropped_example is None:
+            notes.dropped_example = qids[0]
         keep = np.flatnonzero(~dropped)
 
     # the qrels' qids as indices among the scored ones (every qrels qid is scored)
@@ -351,7 +444,8 @@ def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, systems: pl.DataFrame | N
     q_grades = qrels["rel"].to_numpy().astype(np.float64, copy=False)
     if len(q_index) > 1 and np.any(q_index[1:] < q_index[:-1]):
         q_grades = q_grades[np.argsort(q_index, kind="stable")]
-    max_grade = float(qrels["rel"].max()) if qrels.height else 0.0
+    if max_grade is None:
+        max_grade = float(qrels["rel"].max()) if qrels.height else 0.0
 
     seg_sys = np.repeat(np.arange(n_sys, dtype=np.int64), n_q)
     seg_q = np.tile(np.arange(n_q, dtype=np.int64), n_sys)
@@ -359,7 +453,9 @@ def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, systems: pl.DataFrame | N
     keys = (systems[seg_sys].with_columns(qids) if systems is not None else qids.to_frame())
     prep = build(keys, seg_q, seg, grade, score, q_offsets, q_grades, max_grade, ties)
     del seg, grade, score
-    _warn_ids(prep, q_counts, n_q, n_sys, systems, run, source, id_note)
+    _note_ids(notes, prep, q_counts, n_q, n_sys, run, source)
+    if say_now:
+        notes.finish(systems)
     return prep
 
 
@@ -473,49 +569,35 @@ def _ranking_order(run: pl.DataFrame, keep, seg, score, rank, ties: str):
             .to_series().to_numpy())
 
 
-def _warn_ids(prep: Prepared, q_counts, n_q, n_sys, systems, run, source, id_note: str) -> None:
-    """One warning when the ids of the run and the qrels have different types (``id_note``)
-    and/or a system answered judged queries but retrieved no judged document: the ids
-    probably do not match (SPEC §1). ``source``: the run row of each prepared row (None:
-    the same index)."""
-    blind = np.zeros(0, dtype=np.int64)
-    if len(prep.seg):
-        seg_sys = np.arange(prep.n_segments) // n_q
-        judged = prep.judged_part()
-        judged_rows = np.bincount(judged.seg // n_q, weights=~np.isnan(judged.grade),
-                                  minlength=n_sys)
-        answered = (prep.length > 0) & (q_counts[prep.seg_q] > 0)
-        judged_queries = np.bincount(seg_sys, weights=answered, minlength=n_sys)
-        blind = np.flatnonzero((judged_rows == 0) & (judged_queries > 0))
-    if not blind.size:
-        if id_note:
-            warn(id_note, IdentifierWarning)
+def _note_ids(notes: Notes, prep: Prepared, q_counts, n_q, n_sys, run, source) -> None:
+    """Count, per system, the judged documents retrieved and the judged queries answered
+    (a system with none of the first and some of the second probably uses other ids:
+    :meth:`Notes.finish` warns), and keep an example and hints for such a system.
+    ``source``: the run row of each prepared row (None: the same index)."""
+    if not len(prep.seg):
         return
-    if systems is not None:
-        names = [", ".join(f"{k}={v!r}" for k, v in systems.row(int(i), named=True).items())
-                 for i in blind[:3]]
-        who = "system(s) " + "; ".join(names) + (f" and {blind.size - 3} more" if blind.size > 3
-                                                  else "")
-    else:
-        who = "the run"
-    rows = np.arange(prep.offsets[blind[0] * n_q], prep.offsets[(blind[0] + 1) * n_q])
-    if source is not None:
-        rows = np.sort(source[rows])
-    example = run.row(int(rows[0]), named=True)
-    docids = run["docid"].gather(pl.Series(rows[:1000]))
-    hints = [id_note.split(":")[0]] if id_note else []
-    if docids.dtype == pl.String:
-        if (docids.str.strip_chars() != docids).any():
-            hints.append("docids with leading or trailing whitespace")
-        if docids.str.contains(r"^0\d").any():
-            hints.append("docids with leading zeros")
-    if not id_note:
-        hints.append("docid formats that differ between the run and the qrels")
-    hints.append("a qrels file for another collection")
-    warn(f"{who} retrieved documents for judged queries, but not one of them is in the qrels "
-         f"(e.g. docid {example['docid']!r} for qid {example['qid']!r}): every value will be "
-         f"as if nothing relevant was found. Likely causes: {'; '.join(hints)}.",
-         IdentifierWarning)
+    judged = prep.judged_part()
+    judged_rows = np.bincount(judged.seg // n_q, weights=~np.isnan(judged.grade),
+                              minlength=n_sys)
+    answered = (prep.length > 0) & (q_counts[prep.seg_q] > 0)
+    judged_queries = np.bincount(np.arange(prep.n_segments) // n_q, weights=answered,
+                                 minlength=n_sys)
+    notes.add_counts(judged_rows, judged_queries)
+    for code in np.flatnonzero((judged_rows == 0) & (judged_queries > 0)):
+        if int(code) in notes.blind_examples:
+            continue
+        rows = np.arange(prep.offsets[code * n_q], prep.offsets[(code + 1) * n_q])
+        if source is not None:
+            rows = np.sort(source[rows])
+        example = run.row(int(rows[0]), named=True)
+        docids = run["docid"].gather(pl.Series(rows[:1000]))
+        hints = []
+        if docids.dtype == pl.String:
+            if (docids.str.strip_chars() != docids).any():
+                hints.append("docids with leading or trailing whitespace")
+            if docids.str.contains(r"^0\d").any():
+                hints.append("docids with leading zeros")
+        notes.blind_examples[int(code)] = (example["docid"], example["qid"], hints)
 
 
 MAX_SINGLE_R = 10 ** 7  # relevant documents outside a single ranking that R= may add

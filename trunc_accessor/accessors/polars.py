@@ -3,14 +3,15 @@
 On a DataFrame the answer is a DataFrame: the key columns (by…, qid) and one Float64
 column per metric, null where the value is undefined. On a LazyFrame the answer is a
 LazyFrame: column names and dtypes are checked when the method is called, and nothing is
-computed until it is collected (only the run's needed columns are read; lazy qrels
-are collected then).
+computed until it is collected. Then the run is read one batch of whole queries at a time
+(:mod:`trunc_accessor.batches`: only the run's needed columns, memory bounded by the batch,
+values and row order those of the eager call); lazy qrels are collected.
 """
 from __future__ import annotations
 
 import polars as pl
 
-from .. import engine, frames, truncation
+from .. import batches, engine, frames, truncation
 from ..prepare import check_ties
 from ..registry import check_level
 from ._methods import install
@@ -21,9 +22,11 @@ def _answer(run, qrels, named, **kw) -> pl.DataFrame:
     return frames.result_polars(keys, values)
 
 
-def _curve(run, qrels, measure, *, optimal, max_depth, ties, by, queries, relevance_level):
+def _curve(run, qrels, measure, *, optimal, max_depth, ties, by, queries, relevance_level,
+           batch=None):
     curve, cols = engine.cutoff_curve(run, qrels, measure, max_depth=max_depth, by=by,
-                                      queries=queries, ties=ties, relevance_level=relevance_level)
+                                      queries=queries, ties=ties, relevance_level=relevance_level,
+                                      batch=batch)
     return truncation.optimal(curve, [*cols.by, cols.run_qid]) if optimal else curve
 
 
@@ -63,8 +66,9 @@ class PolarsIR(_Truncate):
 class LazyPolarsIR(_Truncate):
     """IR evaluation of a Polars LazyFrame run; returns a LazyFrame (see module doc)."""
 
-    def __init__(self, frame: pl.LazyFrame):
+    def __init__(self, frame: pl.LazyFrame, batch_rows: int | None = None):
         self._frame = frame
+        self._batch_rows = batch_rows  # None: batches.BATCH_ROWS
 
     def _schema(self, qrels, by, queries):
         cols = engine.columns_of(self._frame, qrels, by)
@@ -78,30 +82,35 @@ class LazyPolarsIR(_Truncate):
     def _lazy(self, qrels, columns: dict, answer, *, ties, by, queries, relevance_level,
               judged_only=False):
         """A LazyFrame of the key columns and ``columns`` (name → dtype), checked now and
-        computed by ``answer(run)`` on the collected run's needed columns."""
+        computed, when collected, by ``answer(run, qrels, queries, batch)`` on each query
+        batch of the run (:func:`trunc_accessor.batches.batched`)."""
         check_ties(ties)
         check_level(relevance_level)
         cols, run_schema, kt = self._schema(qrels, by, queries)
         frames.check_output_names(cols.by, cols.run_qid, columns)
         schema = frames.result_schema(run_schema, cols, kt, [])
         schema.update(columns)
-        return self._frame.select(engine.run_columns(cols)).map_batches(answer, schema=schema)
+        run, batch_rows = self._frame, self._batch_rows
+        return batches.defer(lambda: batches.batched(run, qrels, answer, by=by, queries=queries,
+                                                     batch_rows=batch_rows), schema)
 
     def _curve(self, qrels, measure, *, optimal, max_depth, **kw):
-        def answer(run: pl.DataFrame) -> pl.DataFrame:
-            return _curve(run, qrels, measure, optimal=optimal, max_depth=max_depth, **kw)
+        def answer(run, qrels, queries, batch) -> pl.DataFrame:
+            return _curve(run, qrels, measure, optimal=optimal, max_depth=max_depth,
+                          **{**kw, "queries": queries}, batch=batch)
 
         return self._lazy(qrels, {"depth": pl.Int64, "value": pl.Float64}, answer, **kw)
 
     def _evaluate(self, qrels, measures, *, single, **kw):
-        def answer(run: pl.DataFrame) -> pl.DataFrame:
-            return _answer(run, qrels, measures, **kw)
+        def answer(run, qrels, queries, batch) -> pl.DataFrame:
+            return _answer(run, qrels, measures, **{**kw, "queries": queries}, batch=batch)
 
         return self._lazy(qrels, {n.label: pl.Float64 for n in measures}, answer, **kw)
 
     def _crp(self, qrels, kind, *, depth, **kw):
-        def answer(run: pl.DataFrame) -> pl.DataFrame:
-            return engine.crp(run, qrels, kind, depth=depth, **kw)[0]
+        def answer(run, qrels, queries, batch) -> pl.DataFrame:
+            return engine.crp(run, qrels, kind, depth=depth, **{**kw, "queries": queries},
+                              batch=batch)[0]
 
         engine.check_depth(depth)
         return self._lazy(qrels, engine.crp_columns(kind), answer, **kw)
