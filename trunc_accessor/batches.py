@@ -20,6 +20,7 @@ held in memory (they are small next to a run).
 """
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 import numpy as np
@@ -115,13 +116,20 @@ def batched(run: pl.LazyFrame, qrels, call: Callable, *, by=None, queries=None,
     max_grade = float(max_grade) if max_grade is not None else 0.0
     notes = Notes()
     answers = []
-    for lo, hi in ranges:
-        part = engine.Batch(systems=systems, max_grade=max_grade)
-        answers.append(call(_between(run, cols.run_qid, run_schema, kt, lo, hi).collect(),
-                            _between(q, cols.qrels_qid, q.schema, kt, lo, hi),
-                            _queries_between(queries_s, kt, lo, hi), part))
-        notes.merge(part.notes)
-        notes.id_note = part.notes.id_note
+    try:
+        for lo, hi in ranges:
+            part = engine.Batch(systems=systems, max_grade=max_grade)
+            answers.append(call(_between(run, cols.run_qid, run_schema, kt, lo, hi).collect(),
+                                _between(q, cols.qrels_qid, q.schema, kt, lo, hi),
+                                _queries_between(queries_s, kt, lo, hi), part))
+            notes.merge(part.notes)
+            notes.id_note = part.notes.id_note
+    except Exception:
+        # an error in a batch (e.g. a metric refusing a tie): say what the batches before
+        # it found, as an eager call warns before its kernels run, then raise
+        with contextlib.suppress(ValueError):
+            notes.finish(systems)
+        raise
     notes.finish(systems)
     out = pl.concat(answers, how="vertical")
     if cols.by:  # batches are in qid order: a stable sort by system gives (system, qid)
