@@ -4,11 +4,16 @@
 * ERR, ERR', ERRU against values worked out by hand from the definitions (in comments);
 * tie-aware values against the brute-force mean over every order of the tied documents of
   the naive references in tests/reference_cascade.py;
-* one tie group of 1000 documents against exact rational arithmetic.
+* one tie group of 1000 documents against exact rational arithmetic;
+* truncated large groups (offsets past W, merged runs with truncated j, the draw fallback)
+  against exact rationals, against the full recurrence (hypothesis, with the error bound
+  checked at a loose ε), and 10^6 tied documents against an independent formula (the
+  first of Binomial(r, 1/2) "stoppers" at uniformly random positions).
 """
 from __future__ import annotations
 
 import csv
+import functools
 import math
 import random
 import re
@@ -418,3 +423,179 @@ def test_by_equals_separate_evaluations():
         alone = run[run.system == name].drop(columns="system").ir.evaluate(qrels, metrics)
         assert np.allclose(both.loc[name].to_numpy(), alone.to_numpy(), rtol=0, atol=1e-15)
     assert both.loc[("B", "q1"), "err_prime(depth=5)"] == 0.0  # empty ranking, R > 0
+
+
+# --------------------------------------------------------------------------- truncation
+def _exact_stops(group, g_max):
+    """D_s, s = 0..m−1, of one tie group (grades, None = 0), each the correctly rounded float
+    of an exact rational. The z documents with x = 0 have y = 1, so the elementary symmetric
+    polynomials of the whole group follow from those of its other documents:
+    e_s = Σ_i C(z, s − i) e_i(positives), in integers with Y = 2^g_max · y; then
+    D_s = ((m − s) e_s − (s + 1) e_{s+1}) / ((m − s) C(m, s)) as in _exact_group_terms."""
+    scale = 2 ** g_max
+    pos = [scale - (2 ** g - 1) for g in group if g is not None and g > 0]
+    m, z = len(group), len(group) - len(pos)
+    e_pos = [1]
+    for Y in pos:  # multiply out Π (1 + Y t)
+        e_pos = [u + Y * v for u, v in zip(e_pos + [0], [0] + e_pos)]
+    binz = [math.comb(z, k) * scale ** k for k in range(z + 1)]
+    E = [sum(binz[s - i] * e_pos[i] for i in range(max(0, s - z), min(s, len(pos)) + 1))
+         for s in range(m + 1)] + [0]  # E_s = e_s · 2^(g_max·s)
+    return [((m - s) * E[s] * scale - (s + 1) * E[s + 1])
+            / ((m - s) * math.comb(m, s) * scale ** (s + 1)) for s in range(m)]
+
+
+def _exact_values(groups, g_max, p, e):
+    """ERR, ERR@100, RBU(p, e), ERRU(e) and ERR' (R = all relevant retrieved: r_t = 1) of a
+    ranking given as tie groups, from :func:`_exact_stops` (math.fsum of correctly rounded
+    terms)."""
+    x = [(2 ** max(g or 0, 0) - 1) / 2 ** g_max for grp in groups for g in grp]
+    stops, ahead, t = [], 1.0, 0
+    for grp in groups:
+        stops += [ahead * d for d in _exact_stops(grp, g_max)]
+        ahead *= math.prod(Fraction(2 ** g_max - (2 ** max(g or 0, 0) - 1), 2 ** g_max)
+                           for g in grp)
+        t += len(grp)
+    n = len(x)
+    err = math.fsum(d / i for i, d in enumerate(stops, 1))
+    return {"err": err,
+            "err@100": math.fsum(d / i for i, d in enumerate(stops[:100], 1)),
+            "rbu": (1 - p) * math.fsum(d * p ** (i - 1) for i, d in enumerate(stops, 1))
+            - e * (1 - p ** n),
+            "erru": err - e * math.fsum(1 / i for i in range(1, n + 1)),
+            "err_prime": err + float(ahead) / (n + 1)}
+
+
+def _library_values(groups, g_max, p, e):
+    grades = [g for grp in groups for g in grp]
+    scores = [float(len(groups) - k) for k, grp in enumerate(groups) for _ in grp]
+    judged = [g for g in grades if g is not None] + [g_max]
+    kw = {"scores": scores, "qrels_grades": judged}
+    return {"err": single.err(grades, **kw), "err@100": single.err(grades, k=100, **kw),
+            "rbu": single.rbu(grades, p=p, e=e, **kw), "erru": single.erru(grades, e=e, **kw),
+            "err_prime": single.err_prime(grades, **kw)}
+
+
+@functools.cache
+def _truncation_cases():
+    """Two rankings of large tie groups, and their exact values (see the test below)."""
+    rng = random.Random(21)
+    big = [3] * 40 + [2] * 100 + [1] * 30 + [0] * 1200 + [None] * 130
+    rng.shuffle(big)
+    few_zeros = [1] * 150 + [2] * 100 + [3] * 30 + [0] * 20
+    rng.shuffle(few_zeros)
+    return [(groups, _exact_values(groups, 3, 0.9, 0.05))
+            for groups in ([[1], [0], big], [few_zeros])]
+
+
+@pytest.mark.parametrize("path", ["ratio", "draw", "blocks"])
+def test_truncated_large_groups_equal_exact_rationals(path, monkeypatch):
+    """A group of 1500 documents (170 of grades 1-3, g_max = 3) after two untied documents:
+    the offsets past W ≈ 720 are left out, and the runs of grade 3 (40 > J = 20) and grade 2
+    (100 > J = 80) are merged with truncated j; a group of 300 with only 20 documents with
+    x = 0 (merges into fewer documents than offsets). path="draw": every merge advances H
+    one drawn document at a time (the fallback for underflowing anchors); path="blocks":
+    every step works in column blocks of 61 offsets (4096 or more on real data)."""
+    from trunc_accessor.metrics import cascade
+    if path == "draw":
+        monkeypatch.setattr(cascade, "_TINY", 2.0)  # no anchor passes: always the fallback
+    if path == "blocks":
+        monkeypatch.setattr(cascade, "_BLOCK", 61)
+        monkeypatch.setattr(cascade, "_BLOCK_COLUMNS", 61)
+    for groups, want in _truncation_cases():
+        got = _library_values(groups, 3, 0.9, 0.05)
+        for name in want:
+            assert got[name] == pytest.approx(want[name], rel=1e-12, abs=1e-14), name
+    # the truncation did happen: W < m, and merged runs exist
+    big = _truncation_cases()[0][0][2]
+    x = np.array([(2.0 ** g - 1) / 8 if g else 0.0 for g in big])
+    assert cascade._depth(np.array([x.mean()]))[0] < len(big)
+    assert cascade._merged(np.array([40, 100]), np.array([7 / 8, 3 / 8]),
+                           np.array([len(big), len(big)])).all()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(groups=st.lists(st.tuples(st.integers(2, 600), st.integers(0, 3), st.floats(0.0, 1.0),
+                                 st.integers(0, 10**6)), min_size=1, max_size=3),
+       p=st.sampled_from([0.5, 0.95]))
+def test_early_termination_agrees_with_the_full_recurrence(groups, p):
+    """Rankings of large tie groups (size, least grade of the boosted documents, share of
+    boosted documents, seed: the truncation happens when size · mean x > ~37) with untied
+    documents between them: the default (ε = 1e-16) equals the full recurrence (ε = 0:
+    every offset, every document one by one) to 1e-13; with ε = 1e-6 the values are lower
+    by at most (1 + number of runs merged) · ε (the bound of the module docstring; 3 grades
+    here), and never higher."""
+    from trunc_accessor.metrics import cascade
+    grades, scores = [], []
+    for k, (size, boost, share, seed) in enumerate(groups):
+        rng = random.Random(seed)
+        group = [rng.choice([0, 0, 0, 1, 2, 3, None]) for _ in range(size)]
+        group = [max(g or 0, boost) if rng.random() < share else g for g in group]
+        grades += group + [0]
+        scores += [2.0 * (len(groups) - k)] * size + [2.0 * (len(groups) - k) - 1]
+    kw = {"scores": scores, "qrels_grades": [3]}
+
+    def values():
+        return np.array([single.err(grades, **kw), single.rbu(grades, p=p, e=0.0, **kw),
+                         single.err(grades, k=50, **kw)])
+
+    default = values()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(cascade, "_EPS", 0.0)
+        full = values()
+        mp.setattr(cascade, "_EPS", 1e-6)
+        loose = values()
+    assert np.allclose(default, full, rtol=0, atol=1e-13)
+    assert (loose <= full + 1e-13).all()
+    assert (full - loose <= 4 * 1e-6 + 1e-13).all()
+
+
+def _binary_all_tied(m, r, p):
+    """ERR and the gain part of RBU(p) of m tied documents, r of them relevant (x = 1/2),
+    computed another way: give every relevant document a coin that makes it a stopper
+    (probability 1/2); the user stops at the first stopper. The number t of stoppers is
+    Binomial(r, 1/2) and, over the orders, their positions are a uniform t-subset of 1..m,
+    whose smallest element i has P_t(i) = C(m − i, t − 1) / C(m, t). So
+    ERR = Σ_t Bin(t) E[1/i] and RBU's gain = (1 − p) Σ_t Bin(t) E[p^(i − 1)]."""
+    # Bin(t; r, 1/2) for t within 10 standard deviations of r/2 (the rest weighs < 1e-22),
+    # by its ratio (r − t)/(t + 1) from the mode, normalised to sum 1
+    mode, half = r // 2, int(5 * math.sqrt(r)) + 10
+    lo, hi = max(0, mode - half), min(r, mode + half)
+    up = np.cumprod((r - np.arange(mode, hi)) / (np.arange(mode, hi) + 1.0))
+    down = np.cumprod(np.arange(mode, lo, -1) / (r - np.arange(mode, lo, -1) + 1.0))
+    weights = np.concatenate([down[::-1], [1.0], up])
+    weights /= math.fsum(weights)
+    ts = np.arange(lo, hi + 1)
+    weights, ts = weights[ts > 0], ts[ts > 0]  # no stopper: no stop, no gain
+    # P_t(i > n) ≤ e^(−nt/m): i ≤ n_t = 40 m/t leaves out < e^−40 (of E[1/i], E[p^(i−1)])
+    n_t = np.minimum(m - ts + 1, 40 * m // ts + 10)
+    err, gain, at = [], [], 0
+    while at < len(ts):  # blocks of t (ascending, so n_t descending) of ≤ 4M cells
+        n = int(n_t[at])
+        t = ts[at:at + max(1, 4_000_000 // n), None].astype(np.float64)
+        i = np.arange(1, n + 1, dtype=np.float64)
+        P = np.empty((len(t), n))  # P_t(1) = t/m, P_t(i + 1)/P_t(i) = (m − i − t + 1)/(m − i)
+        P[:, 0] = 1.0
+        np.cumprod(np.maximum(m - i[:-1] - t + 1, 0) / (m - i[:-1]), axis=1, out=P[:, 1:])
+        P *= t / m
+        wt = weights[at:at + len(t)]
+        err += list(wt * (P / i).sum(axis=1))
+        gain += list(wt * (P * p ** (i - 1)).sum(axis=1))
+        at += len(t)
+    return math.fsum(err), (1 - p) * math.fsum(gain)
+
+
+@pytest.mark.parametrize("r", [1, 1000, 100_000, 1_000_000])
+def test_a_million_tied_documents_against_the_stopper_formula(r):
+    """One ranking of 10^6 tied documents, r relevant (binary qrels): ERR and RBU equal the
+    stopper-set formula of :func:`_binary_all_tied` (r = 10^6: ERR = Σ 2^−i / i = ln 2)."""
+    m = 1_000_000
+    grades = np.zeros(m)
+    grades[np.random.default_rng(r).choice(m, r, replace=False)] = 1
+    scores = np.ones(m)
+    err, gain = _binary_all_tied(m, r, 0.8)
+    assert single.err(grades, scores=scores) == pytest.approx(err, rel=1e-9, abs=1e-12)
+    assert single.rbu(grades, scores=scores, p=0.8, e=0.05) == pytest.approx(
+        gain - 0.05 * (1 - 0.8 ** m), rel=1e-9, abs=1e-12)
+    if r == m:
+        assert err == pytest.approx(math.log(2), abs=1e-12)
