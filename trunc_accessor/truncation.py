@@ -58,22 +58,31 @@ def optimal(curve_frame: pl.DataFrame, keys: Sequence[str], tol: float = 1e-12) 
                              .otherwise(pl.col("depth")).alias("depth"))
 
 
+def _order_expr(has_rank: bool) -> pl.Expr:
+    """1-based position of each row within one ranking (evaluated per group: wrap it in
+    ``.over(keys)``)."""
+    if has_rank:
+        return pl.col("rank").rank("ordinal")
+    return pl.col("score").rank("ordinal", descending=True)
+
+
 def position_expr(qid: str, by: Sequence[str], has_rank: bool) -> pl.Expr:
     """1-based position of each row in its ranking (SPEC §2: rank ascending if present, else
     score descending; equal values keep input order)."""
-    keys = [*by, qid]
-    if has_rank:
-        return pl.col("rank").rank("ordinal").over(keys)
-    return pl.col("score").rank("ordinal", descending=True).over(keys)
+    return _order_expr(has_rank).over([*by, qid])
 
 
 def keep_before_marker(qid: str, docid: str, by: Sequence[str], has_rank: bool, marker) -> pl.Expr:
     """Boolean expression: the row comes before the first ``marker`` document of its ranking
-    (Liu Table 2, first row: a₁…a_{i−1}); rankings without the marker are kept whole."""
-    pos = position_expr(qid, by, has_rank)
+    (Liu Table 2, first row: a₁…a_{i−1}); rankings without the marker are kept whole.
+
+    One window over the ranking, with the position computed inside it: a window nested in
+    the window's aggregation (``pos.over(keys)`` inside ``min().over(keys)``) is rejected by
+    some Polars releases ("window expression not allowed in aggregation", e.g. 1.33)."""
+    pos = _order_expr(has_rank)
     ids = pl.col(docid).cast(pl.String) if isinstance(marker, str) else pl.col(docid)
-    at_marker = pl.when(ids == marker).then(pos).otherwise(None)
-    return pos < at_marker.min().over([*by, qid]).fill_null(np.iinfo(np.int64).max)
+    first = pl.when(ids == marker).then(pos).otherwise(None).min()
+    return (pos < first.fill_null(np.iinfo(np.int64).max)).over([*by, qid])
 
 
 def _join_nulls() -> dict:
