@@ -60,8 +60,11 @@ def prepare_call(run, qrels, *, by=None, queries=None, ties="average", labels=()
                          systems=batch.systems if batch is not None else None)
     if batch is not None:
         batch.notes.id_note = c.id_note
-    prep = prepare(c.run, c.qrels, systems=c.systems, queries=c.queries, ties=ties,
-                   qid_name=cols.run_qid, id_note=c.id_note, judged_only=judged_only,
+    kw = {"systems": c.systems, "queries": c.queries, "id_note": c.id_note}
+    handover, q = [c.run], c.qrels  # prepare frees our copy of the run once it is done with it
+    del r, c
+    prep = prepare(handover, q, **kw, ties=ties, qid_name=cols.run_qid,
+                   judged_only=judged_only,
                    max_grade=batch.max_grade if batch is not None else None,
                    notes=batch.notes if batch is not None else None)
     return prep, cols

@@ -17,8 +17,8 @@ no judged document at all, one :class:`~trunc_accessor.warn.IdentifierWarning` s
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
 import inspect
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -193,6 +193,17 @@ def _pandas_column_error(sub, label: str, error: Exception) -> InputError:
     return InputError(f"{label} cannot be converted: {error}")
 
 
+def _pandas_column(column, name: str) -> pl.Series:
+    """One pandas column as a Polars Series: a NumPy number column without a copy (Polars
+    never writes into it), anything else through Arrow (``pl.from_pandas``)."""
+    dtype = column.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind in "iuf" and column.ndim == 1:
+        values = column.to_numpy(copy=False)
+        if values.flags.c_contiguous:
+            return pl.Series(name, values)
+    return pl.from_pandas(column).rename(name)
+
+
 def to_polars(frame, columns: Sequence[str], label: str = "frame") -> pl.DataFrame | pl.LazyFrame:
     """Select `columns` of a pandas or Polars frame as a Polars frame (never a view that
     could write back to the user's frame)."""
@@ -203,7 +214,8 @@ def to_polars(frame, columns: Sequence[str], label: str = "frame") -> pl.DataFra
         # positional names through Arrow (it renames some, e.g. an empty first name)
         plain = sub.set_axis([f"c{i}" for i in range(len(columns))], axis=1)
         try:
-            out = pl.from_pandas(plain, include_index=False)
+            out = pl.DataFrame([_pandas_column(plain.iloc[:, i], c)
+                                for i, c in enumerate(plain.columns)])
         except Exception as e:  # noqa: BLE001 - Arrow raises many kinds; we name the column
             raise _pandas_column_error(sub, label, e) from None
         # a pandas column of objects with no value (empty, or all None) has no type: Null

@@ -222,21 +222,34 @@ def _positions(seg: np.ndarray, n_segments: int) -> tuple[np.ndarray, np.ndarray
     counts = np.bincount(seg, minlength=n_segments)
     offsets = np.zeros(n_segments + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
-    pos = np.arange(len(seg), dtype=np.int64) - offsets[seg] + 1
+    # 1, 2, … restarting at each ranking, in one array: ones, with each ranking's first
+    # row set to 1 − (length of the ranking before it), then a running sum
+    pos = np.ones(len(seg), dtype=np.int64)
+    nonempty = counts > 0
+    firsts, lengths = offsets[:-1][nonempty], counts[nonempty]
+    pos[firsts[1:]] = 1 - lengths[:-1]
+    np.cumsum(pos, out=pos)
     return offsets, pos
 
 
-def _groups(seg: np.ndarray, pos: np.ndarray, score: np.ndarray | None):
-    """Tie groups: maximal runs of equal score inside a ranking (score None: singletons)."""
+def score_boundaries(score: np.ndarray) -> np.ndarray:
+    """True where a row's score differs from the previous row's (and at row 0)."""
+    boundary = np.empty(len(score), dtype=bool)
+    if len(score):
+        boundary[0] = True
+        np.not_equal(score[1:], score[:-1], out=boundary[1:])
+    return boundary
+
+
+def _groups(seg: np.ndarray, pos: np.ndarray, boundary: np.ndarray | None):
+    """Tie groups: maximal runs of equal score inside a ranking (``boundary``: where the
+    score changes, see :func:`score_boundaries`; None: every position its own group)."""
     n = len(seg)
-    if score is None or n == 0:
+    if boundary is None or n == 0:
         # every position its own group: the group arrays share or broadcast the row arrays
         # (read-only; 16 bytes a row instead of 32)
         gid = np.arange(n, dtype=np.int64)
         return gid, seg, pos - 1, np.broadcast_to(np.int64(1), (n,))
-    boundary = np.empty(n, dtype=bool)
-    boundary[0] = True
-    np.not_equal(score[1:], score[:-1], out=boundary[1:])
     boundary[1:] |= seg[1:] != seg[:-1]
     gid = np.cumsum(boundary)
     gid -= 1
@@ -245,15 +258,23 @@ def _groups(seg: np.ndarray, pos: np.ndarray, score: np.ndarray | None):
     g_size = np.empty(len(starts), dtype=np.int64)
     np.subtract(starts[1:], starts[:-1], out=g_size[:-1])
     g_size[-1] = n - starts[-1]
-    return gid, seg[starts], pos[starts] - 1, g_size
+    g_start = pos[starts]
+    g_start -= 1
+    return gid, seg[starts], g_start, g_size
 
 
 def build(keys: pl.DataFrame, seg_q: np.ndarray, seg: np.ndarray, grade: np.ndarray,
           score: np.ndarray | None, q_offsets: np.ndarray, q_grades: np.ndarray,
-          max_grade: float, ties: str) -> Prepared:
-    """Assemble a :class:`Prepared` from rows already in ranking order."""
+          max_grade: float, ties: str, boundary: np.ndarray | None = None) -> Prepared:
+    """Assemble a :class:`Prepared` from rows already in ranking order. Tie groups
+    (``ties="average"``) come from ``score``, or from its ``boundary`` array when the caller
+    has dropped the scores (it is consumed)."""
     offsets, pos = _positions(seg, len(seg_q))
-    gid, g_seg, g_start, g_size = _groups(seg, pos, score if ties == "average" else None)
+    if ties != "average":
+        boundary = None
+    elif boundary is None and score is not None:
+        boundary = score_boundaries(score)
+    gid, g_seg, g_start, g_size = _groups(seg, pos, boundary)
     return Prepared(keys=keys, offsets=offsets, seg_q=seg_q, seg=seg, pos=pos, grade=grade,
                     gid=gid, g_seg=g_seg, g_start=g_start, g_size=g_size, q_offsets=q_offsets,
                     q_grades=q_grades, max_grade=max_grade, ties=ties)
@@ -343,13 +364,15 @@ class Notes:
              IdentifierWarning)
 
 
-def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, systems: pl.DataFrame | None = None,
+def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFrame | None = None,
             queries: pl.Series | None = None, ties: str = "average",
             qid_name: str = "qid", id_note: str = "", judged_only: bool = False,
             max_grade: float | None = None, notes: Notes | None = None) -> Prepared:
     """Prepare canonical frames (``[_sys,] qid, docid, score[, rank]`` and ``qid, docid,
-    rel``; see :mod:`trunc_accessor.frames`). ``systems``: the user's by… columns, row i
-    for system code i; the keys of the result are those columns and ``qid_name``.
+    rel``; see :mod:`trunc_accessor.frames`); the run may be handed over in a one-item
+    list, which prepare empties, so the frame is freed as soon as it is not needed.
+    ``systems``: the user's by… columns, row i for system code i; the keys of the result
+    are those columns and ``qid_name``.
     ``id_note``: why the run's and the qrels' ids may not match (different types), said in
     one :class:`IdentifierWarning` with the systems that retrieved no judged document.
     ``judged_only``: unjudged documents are removed before positions and ties are found
@@ -359,6 +382,8 @@ def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, systems: pl.DataFrame | N
     call, ``max_grade`` the largest grade of its whole qrels, and ``notes`` gathers what is
     to be said at the end (:class:`Notes`); without ``notes`` it is said now."""
     check_ties(ties)
+    if isinstance(run, list):  # handed over: ours to free once its arrays are built
+        run = run.pop()
     by = [SYS] if systems is not None else []
 
     # which qids are scored (SPEC §4)
@@ -437,6 +462,8 @@ def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, systems: pl.DataFrame | N
         judged = np.flatnonzero(~np.isnan(grade))
         seg, grade, score = seg[judged], grade[judged], score[judged]
         source = judged if source is None else source[judged]
+    boundary = score_boundaries(score) if ties == "average" else None
+    del score  # the tie groups need only where the score changes
 
     q_counts = np.bincount(q_index, minlength=n_q)
     q_offsets = np.zeros(n_q + 1, dtype=np.int64)
@@ -451,9 +478,11 @@ def prepare(run: pl.DataFrame, qrels: pl.DataFrame, *, systems: pl.DataFrame | N
     seg_q = np.tile(np.arange(n_q, dtype=np.int64), n_sys)
     qids = scored["qid"].gather(pl.Series(seg_q)).rename(qid_name)
     keys = (systems[seg_sys].with_columns(qids) if systems is not None else qids.to_frame())
-    prep = build(keys, seg_q, seg, grade, score, q_offsets, q_grades, max_grade, ties)
-    del seg, grade, score
-    _note_ids(notes, prep, q_counts, n_q, n_sys, run, source)
+    _note_ids(notes, seg, grade, q_counts, n_q, n_sys, run, source)
+    del run, source  # the run's own columns are no longer needed (freed if not the user's)
+    prep = build(keys, seg_q, seg, grade, None, q_offsets, q_grades, max_grade, ties,
+                 boundary=boundary)
+    del seg, grade, boundary
     if say_now:
         notes.finish(systems)
     return prep
@@ -569,24 +598,24 @@ def _ranking_order(run: pl.DataFrame, keep, seg, score, rank, ties: str):
             .to_series().to_numpy())
 
 
-def _note_ids(notes: Notes, prep: Prepared, q_counts, n_q, n_sys, run, source) -> None:
+def _note_ids(notes: Notes, seg, grade, q_counts, n_q, n_sys, run, source) -> None:
     """Count, per system, the judged documents retrieved and the judged queries answered
     (a system with none of the first and some of the second probably uses other ids:
     :meth:`Notes.finish` warns), and keep an example and hints for such a system.
-    ``source``: the run row of each prepared row (None: the same index)."""
-    if not len(prep.seg):
+    ``seg``/``grade``: the prepared rows (ranking order); ``source``: the run row of each
+    (None: the same index)."""
+    if not len(seg):
         return
-    judged = prep.judged_part()
-    judged_rows = np.bincount(judged.seg // n_q, weights=~np.isnan(judged.grade),
-                              minlength=n_sys)
-    answered = (prep.length > 0) & (q_counts[prep.seg_q] > 0)
-    judged_queries = np.bincount(np.arange(prep.n_segments) // n_q, weights=answered,
+    judged_rows = np.bincount(seg[~np.isnan(grade)] // n_q, minlength=n_sys)
+    length = np.bincount(seg, minlength=n_sys * n_q)
+    answered = (length > 0) & (q_counts[np.arange(n_sys * n_q) % n_q] > 0)
+    judged_queries = np.bincount(np.arange(n_sys * n_q) // n_q, weights=answered,
                                  minlength=n_sys)
     notes.add_counts(judged_rows, judged_queries)
     for code in np.flatnonzero((judged_rows == 0) & (judged_queries > 0)):
         if int(code) in notes.blind_examples:
             continue
-        rows = np.arange(prep.offsets[code * n_q], prep.offsets[(code + 1) * n_q])
+        rows = np.arange(*np.searchsorted(seg, [code * n_q, (code + 1) * n_q]))
         if source is not None:
             rows = np.sort(source[rows])
         example = run.row(int(rows[0]), named=True)
