@@ -1,6 +1,6 @@
 """trunc_accessor entries for the shared peer benchmark (shared/bench/peers.py).
 
-Three entries, each ``func(run_df, qrels_df, metrics, timer) -> DataFrame`` (the
+Entries, each ``func(run_df, qrels_df, metrics, timer) -> DataFrame`` (the
 interface of peers.py's ``--plugin FILE.py:FUNC[=label]``):
 
   pandas_trec_eval    run.ir.evaluate(qrels, ..., ties="trec_eval") on pandas frames
@@ -8,6 +8,9 @@ interface of peers.py's ``--plugin FILE.py:FUNC[=label]``):
   pandas_trec_eval9   pandas frames, ties="trec_eval9" (scores compared as float32, as
                       pytrec_eval / trec_eval 9 store them; only in versions that have it,
                       run.sh adds it when the installed library accepts it)
+  pandas_first, polars_first   ties="first" (the order as given; the tie-aware cost
+                      is measured against it)
+  polars_tie_aware    the default ties="average" on Polars frames
   pandas_tie_aware    pandas frames, the library's default ties="average" (exact
                       tie-aware mean, McSherry & Najork). Its values differ from the peers
                       on queries whose top ranks hold tied scores *by design*; peers.py only
@@ -180,15 +183,36 @@ pandas_tie_aware = _pandas_entry(
     "(exact tie-aware; differs from trec_eval on tied rows by design)")
 
 
-def polars_trec_eval(run_df, qrels_df, metrics, timer):
-    """trunc_accessor: Polars DataFrame.ir.evaluate(qrels, metrics, ties="trec_eval"), then to_pandas"""
-    res, labels = _evaluate(run_df, qrels_df, metrics, timer, ties="trec_eval",
-                            output_fn_name="result_polars")
-    with timer.phase("output"):
-        t0 = time.perf_counter()
-        out = res.to_pandas().set_index("qid")
-        timer.detail("output: Polars -> pandas (benchmark harness)", time.perf_counter() - t0)
-    return _finish(out, labels, timer)
+def _polars_entry(name: str, ties: str, doc: str):
+    """A peers.py entry on Polars frames (``input = "polars"``): DataFrame.ir.evaluate,
+    then the harness's own Polars -> pandas step for the comparison."""
+    def entry(run_df, qrels_df, metrics, timer):
+        res, labels = _evaluate(run_df, qrels_df, metrics, timer, ties=ties,
+                                output_fn_name="result_polars")
+        with timer.phase("output"):
+            t0 = time.perf_counter()
+            out = res.to_pandas().set_index("qid")
+            timer.detail("output: Polars -> pandas (benchmark harness)", time.perf_counter() - t0)
+        return _finish(out, labels, timer)
+
+    entry.__name__ = entry.__qualname__ = name
+    entry.__doc__ = doc
+    entry.input = "polars"
+    return entry
+
+
+polars_trec_eval = _polars_entry(
+    "polars_trec_eval", "trec_eval",
+    'trunc_accessor: Polars DataFrame.ir.evaluate(qrels, metrics, ties="trec_eval")')
+polars_tie_aware = _polars_entry(
+    "polars_tie_aware", "average",
+    'trunc_accessor: Polars DataFrame.ir.evaluate(..., ties="average") (exact tie-aware)')
+polars_first = _polars_entry(
+    "polars_first", "first",
+    'trunc_accessor: Polars DataFrame.ir.evaluate(..., ties="first") (the order as given)')
+pandas_first = _pandas_entry(
+    "pandas_first", "first",
+    'trunc_accessor: pandas DataFrame.ir.evaluate(..., ties="first") (the order as given)')
 
 
 def _version() -> str:
@@ -223,7 +247,9 @@ def _version() -> str:
 
 _VERSION = _version()
 for _fn, _input in ((pandas_trec_eval, "pandas"), (polars_trec_eval, "polars"),
-                    (pandas_trec_eval9, "pandas"), (pandas_tie_aware, "pandas")):
+                    (pandas_trec_eval9, "pandas"), (pandas_tie_aware, "pandas"),
+                    (polars_tie_aware, "polars"), (polars_first, "polars"),
+                    (pandas_first, "pandas")):
     _fn.input = _input
     _fn.supports = supports
     _fn.modules = ("polars", "trunc_accessor")   # imported (and timed) before the data loads
@@ -233,3 +259,6 @@ pandas_trec_eval.label = "trunc_accessor[pandas]"
 polars_trec_eval.label = "trunc_accessor[polars]"
 pandas_trec_eval9.label = "trunc_accessor[pandas,ties=trec_eval9]"
 pandas_tie_aware.label = "trunc_accessor[pandas,ties=average]"
+polars_tie_aware.label = "trunc_accessor[polars,ties=average]"
+polars_first.label = "trunc_accessor[polars,ties=first]"
+pandas_first.label = "trunc_accessor[pandas,ties=first]"

@@ -11,7 +11,7 @@
 #   PYTHON      interpreter (default: python3); it needs trunc_accessor and the peers:
 #               pip install -e ".[bench]" cwl-eval
 #   REPEATS     timed repeats per entry (default 3; the report gives the median)
-#   METRICS     canonical metric names (default ndcg@10,ap,rr,p@10,rbp_bin@0.8)
+#   METRICS     canonical metric names (default ndcg@10,ap,rr,p@10: what every peer computes)
 #   ENTRIES     peer entries (default pytrec_eval,ranx,ir_measures.iter_calc plus the
 #               "floor: polars sort+join" reference floor)
 #   OUT         results directory (default bench-results/<size>)
@@ -29,7 +29,7 @@ cd "$ROOT"
 PEERS_DIR="${PEERS_DIR:-$ROOT/../shared/bench}"
 PYTHON="${PYTHON:-python3}"
 REPEATS="${REPEATS:-3}"
-METRICS="${METRICS:-ndcg@10,ap,rr,p@10,rbp_bin@0.8}"
+METRICS="${METRICS:-ndcg@10,ap,rr,p@10}"
 ENTRIES="${ENTRIES:-pytrec_eval,ranx,ir_measures.iter_calc,floor: polars sort+join}"
 
 if [[ ! -f "$PEERS_DIR/peers.py" || ! -f "$PEERS_DIR/make_data.py" ]]; then
@@ -80,16 +80,19 @@ fi
 (cd / && "$PYTHON" -c 'import trunc_accessor; print("[code] trunc_accessor", trunc_accessor.__version__, "from", trunc_accessor.__file__)')
 
 PLUGIN="$ROOT/bench/plugin.py"
-# ties="trec_eval9" (float32 score comparison, as pytrec_eval) where the library has it
+# ties="trec_eval9" (float32 score comparison, as pytrec_eval): WITH_TREC_EVAL9=1 adds it
 EXTRA_PLUGINS=()
-if (cd / && "$PYTHON" -c 'import sys, trunc_accessor.prepare as p; sys.exit("trec_eval9" not in p.TIES)'); then
+if [[ -n "${WITH_TREC_EVAL9:-}" ]]; then
     EXTRA_PLUGINS=(--plugin "$PLUGIN:pandas_trec_eval9")
 fi
 echo "[bench] $SIZE: entries '$ENTRIES' + trunc_accessor; metrics $METRICS; repeats $REPEATS"
 "$PYTHON" "$PEERS_DIR/peers.py" --data "$DATA" --out "$OUT" \
     --entries "$ENTRIES" --metrics "$METRICS" --repeats "$REPEATS" \
+    --plugin "$PLUGIN:pandas_tie_aware" \
+    --plugin "$PLUGIN:polars_tie_aware" \
+    --plugin "$PLUGIN:pandas_first" \
+    --plugin "$PLUGIN:polars_first" \
     --plugin "$PLUGIN:pandas_trec_eval" \
     --plugin "$PLUGIN:polars_trec_eval" \
-    "${EXTRA_PLUGINS[@]}" \
-    --plugin "$PLUGIN:pandas_tie_aware"
+    "${EXTRA_PLUGINS[@]}"
 echo "[bench] results: $OUT/results.md"
