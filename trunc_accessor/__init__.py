@@ -60,6 +60,64 @@ __all__ = [
 ]
 
 
+class _DaskHook:
+    """A one-shot import hook: when ``dask.dataframe`` is first imported, register ``.ir``
+    on its DataFrame (:mod:`trunc_accessor.accessors.dask`) right after the module runs."""
+
+    def find_spec(self, name, path, target=None):
+        if name != "dask.dataframe":
+            return None
+        import importlib.util
+        import sys
+
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        loader = getattr(spec, "loader", None)
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        run_module = loader.exec_module
+
+        def exec_module(module):
+            del loader.exec_module  # the loader's own method again
+            run_module(module)
+            if module.__name__ == name:
+                _register_dask_now()
+
+        loader.exec_module = exec_module
+        return spec
+
+
+def _register_dask_now() -> None:
+    try:
+        from .accessors import dask as _dask_accessor  # noqa: F401  (registers dd.DataFrame.ir)
+    except Exception as error:  # noqa: BLE001 - never break the user's import of Dask
+        import warnings
+
+        warnings.warn(f"trunc_accessor: .ir is not registered on Dask DataFrames ({error!r})",
+                      RuntimeWarning, stacklevel=2)
+
+
+def _register_dask() -> None:
+    """``.ir`` on Dask DataFrames without importing Dask here: at once if ``dask.dataframe``
+    is loaded, else when it is first imported; nothing when Dask is not installed."""
+    import importlib.util
+    import sys
+
+    if "dask.dataframe" in sys.modules:
+        _register_dask_now()
+        return
+    try:
+        installed = importlib.util.find_spec("dask") is not None
+    except (ImportError, ValueError):  # e.g. sys.modules["dask"] = None: not usable
+        installed = False
+    if installed and not any(isinstance(f, _DaskHook) for f in sys.meta_path):
+        sys.meta_path.insert(0, _DaskHook())
+
+
+_register_dask()
+
+
 def metrics_table() -> list[dict]:
     """Every registered metric: name, aliases, parameters with defaults, one-line summary."""
     return [
