@@ -75,7 +75,7 @@ def test_batched_evaluate_equals_the_eager_call(systems, batch_rows, ties, by, e
     if isinstance(eager, ValueError):  # the warnings before it may count fewer batches
         assert type(lazy) is type(eager) and str(lazy) == str(eager)
     else:
-        pl.testing.assert_frame_equal(lazy, eager)
+        pl.testing.assert_frame_equal(lazy, eager, check_exact=True)
         assert said_lazy == said_eager
 
 
@@ -89,7 +89,7 @@ def test_batched_curves_and_crp_equal_the_eager_call(call, monkeypatch):
            "crp": lambda r: r.ir.crp(qrels, by="system", depth=30),
            "crp_archetype": lambda r: r.ir.crp_archetype(qrels, by="system", ties="first")}
     eager, lazy, said_eager, said_lazy = _both(run, qrels, fns[call], 500, monkeypatch)
-    pl.testing.assert_frame_equal(lazy, eager)
+    pl.testing.assert_frame_equal(lazy, eager, check_exact=True)
     assert said_lazy == said_eager
 
 
@@ -101,7 +101,7 @@ def test_warnings_and_errors_are_those_of_the_whole_call(monkeypatch):
     both = pd.concat([run.assign(system="ok"), bad, extra.assign(system="ok")])
     eager, lazy, said_eager, said_lazy = _both(
         both, qrels, lambda r: r.ir.evaluate(qrels, ["ap"], by="system"), 100, monkeypatch)
-    pl.testing.assert_frame_equal(lazy, eager)
+    pl.testing.assert_frame_equal(lazy, eager, check_exact=True)
     assert said_lazy == said_eager
     assert [c for c, _ in said_lazy] == ["DroppedQueriesWarning", "IdentifierWarning"]
     # a run none of whose qids is judged: the ValueError of the eager call
@@ -180,4 +180,4 @@ def test_a_parquet_run_is_evaluated_under_a_memory_cap(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert json.loads(proc.stdout.strip().splitlines()[-1])["ok"]
     expected = run.ir.evaluate(qrels, ["ap", "ndcg@10", "rr", "P@10"])
-    pl.testing.assert_frame_equal(pl.read_parquet(out), expected)
+    pl.testing.assert_frame_equal(pl.read_parquet(out), expected, check_exact=True)

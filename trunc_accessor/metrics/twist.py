@@ -181,9 +181,11 @@ def curves(prep: Prepared, level: float, depth=None, compress: bool = True) -> C
     src = np.concatenate([keep, np.full(len(pad_seg), -1)])[order]
     fwd = np.concatenate([fwd[keep], np.zeros(len(pad_seg))])[order]
     bwd = np.concatenate([bwd[keep], np.maximum(rb[pad_seg] + 1.0 - pad_pos, 0.0)])[order]
-    csum = np.cumsum(fwd - bwd)
-    before = np.concatenate([[0.0], csum])[np.cumsum(stored) - stored]
-    return Curves(seg=seg, pos=pos, src=src, fwd=fwd, bwd=bwd, crp=csum - before[seg],
+    # a running sum restarting at each ranking (not one sum over all rankings minus each
+    # ranking's start: its last bits would depend on which rankings share the call)
+    crp = (pl.DataFrame({"seg": seg, "rp": fwd - bwd})
+           .select(pl.col("rp").cum_sum().over("seg")).to_series().to_numpy())
+    return Curves(seg=seg, pos=pos, src=src, fwd=fwd, bwd=bwd, crp=crp,
                   length=length, stored=stored, rb=rb)
 
 
