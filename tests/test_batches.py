@@ -72,8 +72,12 @@ def test_batched_evaluate_equals_the_eager_call(systems, batch_rows, ties, by, e
     kw = {"ties": ties, "queries": queries, "by": "system" if by else None}
     eager, lazy, said_eager, said_lazy = _both(
         run, qrels, lambda r: r.ir.evaluate(qrels, METRICS, **kw), batch_rows, monkeypatch)
-    if isinstance(eager, ValueError):  # the warnings before it may count fewer batches
-        assert type(lazy) is type(eager) and str(lazy) == str(eager)
+    if isinstance(eager, ValueError):
+        # the same error; its example ranking may differ (a batch holds every system of a
+        # few qids: the first failing ranking of the first failing batch, not of system 1),
+        # and the warnings before it may count fewer batches
+        assert type(lazy) is type(eager)
+        assert str(lazy).split(" the ranking of")[0] == str(eager).split(" the ranking of")[0]
     else:
         pl.testing.assert_frame_equal(lazy, eager, check_exact=True)
         assert said_lazy == said_eager

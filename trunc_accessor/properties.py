@@ -199,7 +199,11 @@ def _pairwise(space: _Space, left, right, measure, tol, claim, lengths=None):
                             for l, r in zip(left[idx], right[idx])])
     else:
         lengths = np.asarray(lengths)[idx]
-    k = idx[np.lexsort((a[idx] - b[idx], lengths))[0]]  # shortest, then the worst
+    # shortest, then the worst; a difference within ``tol`` is an equality (0), so that
+    # floating-point noise, which differs between numpy versions, never picks among equals
+    # (lexsort is stable: equals keep the search order)
+    diff = np.where(_gt(b[idx], a[idx], tol), a[idx] - b[idx], 0.0)
+    k = idx[np.lexsort((diff, lengths))[0]]
     cx = _record(space, (left[k], right[k]), (a[k], b[k]), claim)
     return False, cx, int(valid.sum()), int((~valid).sum())
 
