@@ -80,7 +80,8 @@ PANDAS_2 = int(pd.__version__.split(".")[0]) < 3
 
 def same(got, want, **kw):
     kw = {"check_exact": True, **kw}
-    if PANDAS_2 and isinstance(want, pd.DataFrame):
+    if PANDAS_2 and isinstance(want, pd.DataFrame):  # index levels become columns too
+        got, want = got.reset_index(), want.reset_index()
         strings = [c for c in want.columns if want[c].dtype == object]
         got = got.astype({c: object for c in strings if c in got.columns})
     if isinstance(want, pd.Series):
