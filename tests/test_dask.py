@@ -43,22 +43,23 @@ def client():
     cluster.close()
 
 
+def _scattered(run, qrels, seed, partitions):
+    """(Dask run of the rows shuffled into partitions that hold no whole query, persisted
+    on the cluster; the pandas frame of the same rows in the same order; qrels)."""
+    drun = dd.from_pandas(run.sample(frac=1, random_state=seed), npartitions=partitions,
+                          sort=False).persist()
+    return drun, drun.compute(), qrels
+
+
 @pytest.fixture(scope="module")
 def example(client):
-    """The trec_eval test run, shuffled into 4 partitions (no partition holds whole
-    queries), persisted on the cluster, and the pandas frame of the same rows."""
-    run, qrels = ta.load_example()
-    drun = dd.from_pandas(run.sample(frac=1, random_state=7), npartitions=4, sort=False)
-    drun = drun.persist()
-    return drun, drun.compute(), qrels
+    """The trec_eval test run in 4 partitions."""
+    return _scattered(*ta.load_example(), seed=7, partitions=4)
 
 
 @pytest.fixture(scope="module")
 def cranfield_dask(client, cranfield):
-    runs, qrels = cranfield
-    drun = dd.from_pandas(runs.sample(frac=1, random_state=3), npartitions=5, sort=False)
-    drun = drun.persist()
-    return drun, drun.compute(), qrels
+    return _scattered(*cranfield, seed=3, partitions=5)
 
 
 @pytest.fixture(scope="module")
@@ -66,10 +67,8 @@ def cranfield_small(client, cranfield):
     """40 of Cranfield's queries, seven systems, shuffled into 4 partitions."""
     runs, qrels = cranfield
     qids = sorted(qrels["qid"].unique())[::5][:40]
-    runs, qrels = runs[runs["qid"].isin(qids)], qrels[qrels["qid"].isin(qids)]
-    drun = dd.from_pandas(runs.sample(frac=1, random_state=5), npartitions=4, sort=False)
-    drun = drun.persist()
-    return drun, drun.compute(), qrels
+    return _scattered(runs[runs["qid"].isin(qids)], qrels[qrels["qid"].isin(qids)], seed=5,
+                      partitions=4)
 
 
 # With pandas 2, Dask's default "dataframe.convert-string" makes the string key columns of
