@@ -398,11 +398,12 @@ def bpref(prep: Prepared, level: float) -> np.ndarray:
     >>> bpref([1, 0, 1], qrels_grades=[1, 0, 1, 0])  # (1 + (1 − 1/2)) / 2
     0.75
     """
+    R = prep.num_relevant(level)
+    prep = prep.judged_part()  # unjudged documents are skipped: their groups add nothing
     rel = prep.relevant(level)
     with np.errstate(invalid="ignore"):
         nonrel = ((prep.grade >= 0) & (prep.grade < level)).astype(np.float64)
         q_nonrel = ((prep.q_grades >= 0) & (prep.q_grades < level)).astype(np.float64)
-    R = prep.num_relevant(level)
     N = prep.qid_sum(q_nonrel)
     r_g = prep.group_sum(rel)
     u_g = prep.group_sum(nonrel)
