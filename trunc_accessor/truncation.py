@@ -9,12 +9,12 @@ value at each cut-off stays the exact mean over the orders of the groups it keep
 """
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
 
+from . import frames
 from .frames import InputError
 from .prepare import Prepared
 from .registry import Measure
@@ -85,13 +85,6 @@ def keep_before_marker(qid: str, docid: str, by: Sequence[str], has_rank: bool, 
     return (pos < first.fill_null(np.iinfo(np.int64).max)).over([*by, qid])
 
 
-def _join_nulls() -> dict:
-    """Join keyword that makes null keys match (a null by= key is a system of its own);
-    named ``nulls_equal`` since Polars 1.24, ``join_nulls`` before."""
-    names = inspect.signature(pl.DataFrame.join).parameters
-    return {"nulls_equal": True} if "nulls_equal" in names else {"join_nulls": True}
-
-
 def check_marker(marker, dtype: pl.DataType, docid: str):
     """``truncate_at``'s marker: a string for a string docid column, an integer for an integer
     one (the marker is compared with the docids as they are)."""
@@ -140,7 +133,7 @@ def truncate_frame(frame, cols, depth=None, marker=None):
         column = depth.columns[-1]
         other = depth.lazy() if isinstance(frame, pl.LazyFrame) else depth
         joined = frame.join(other, on=[*cols.by, cols.qid], how="left", maintain_order="left",
-                            **_join_nulls())
+                            **frames.nulls_equal())
         keep = pos <= pl.col(column).fill_null(np.iinfo(np.int64).max)
         return joined.filter(keep).drop(column)
     return frame.filter(pos <= depth)
