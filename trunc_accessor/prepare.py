@@ -83,6 +83,16 @@ class Prepared:
         return self.n_groups == len(self.pos)
 
     @cached_property
+    def group_first_row(self) -> np.ndarray:
+        """The row index of each tie group's first row (a group's rows are contiguous; also
+        in a :meth:`restrict`-ed preparation, unlike ``offsets[g_seg] + g_start``)."""
+        if self.singleton_groups:
+            return np.arange(len(self.pos))
+        first = np.ones(len(self.gid), dtype=bool)
+        first[1:] = self.gid[1:] != self.gid[:-1]
+        return np.flatnonzero(first)
+
+    @cached_property
     def q_seg(self) -> np.ndarray:
         """For each judged row (q_grades), the index of its qid."""
         return np.repeat(np.arange(len(self.q_offsets) - 1), np.diff(self.q_offsets))

@@ -380,7 +380,7 @@ def cascade(prep: Prepared, max_grade=None) -> tuple[np.ndarray, np.ndarray]:
     if prep.singleton_groups:
         within, g_prod = x, y
     else:
-        row_start = prep.offsets[prep.g_seg] + prep.g_start
+        row_start = prep.group_first_row
         g_prod = np.multiply.reduceat(y, row_start) if len(y) else np.ones(0)
         within = x.copy()
         # groups of ≥ 2 documents, one of them with x > 0 (otherwise D = 0 = x)
@@ -395,6 +395,9 @@ def cascade(prep: Prepared, max_grade=None) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _err(prep: Prepared, max_grade, k=None) -> np.ndarray:
+    # an unjudged document never stops the user (x = 0) and is never stopped at: only the
+    # tie groups that hold a judged document change ERR (their products are the same)
+    prep = prep.judged_part()
     stop, _ = cascade(prep, max_grade)
     w = 1.0 / prep.pos
     if k is not None:
