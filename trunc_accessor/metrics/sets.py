@@ -16,7 +16,7 @@ import numpy as np
 from ..prepare import Prepared
 from ..registry import K, Param, check_positive, register
 from ._order import TREC_EVAL
-from .standard import _safe_div, relevant_retrieved
+from .standard import _safe_div, precision, recall, relevant_retrieved
 
 SETS = TREC_EVAL + ", "
 
@@ -32,7 +32,7 @@ def set_precision(prep: Prepared, level: float) -> np.ndarray:
     >>> set_precision([1, 0, 1, 0])
     0.5
     """
-    return _safe_div(relevant_retrieved(prep, level), prep.length.astype(np.float64))
+    return precision(prep, level)
 
 
 @register("set_recall", citation=SETS + "m_set_recall.c.",
@@ -46,7 +46,7 @@ def set_recall(prep: Prepared, level: float) -> np.ndarray:
     >>> set_recall([1, 0, 1, 0], R=4)
     0.5
     """
-    return _safe_div(relevant_retrieved(prep, level), prep.num_relevant(level))
+    return recall(prep, level)
 
 
 BETA = Param("beta", 1.0, check_positive,
