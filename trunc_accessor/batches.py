@@ -28,7 +28,7 @@ import polars as pl
 
 from . import engine, frames
 from .frames import InputError
-from .prepare import Notes
+from .prepare import Notes, largest_grade
 
 BATCH_ROWS = 4_000_000
 """Run rows per batch when none is given: with the run's own columns, the preparation and
@@ -112,8 +112,7 @@ def batched(run: pl.LazyFrame, qrels, call: Callable, *, by=None, queries=None,
     if not ranges or nothing_scored or (cols.by and systems.height == 0):
         # nothing to score: the eager path says so and answers with the empty frame
         return call(run.head(0).collect(), q, queries, None)
-    max_grade = q.select(pl.col(cols.rel).cast(pl.Float64).max()).item()
-    max_grade = float(max_grade) if max_grade is not None else 0.0
+    max_grade = largest_grade(q, cols.rel)
     notes = Notes()
     answers = []
     try:
@@ -123,7 +122,6 @@ def batched(run: pl.LazyFrame, qrels, call: Callable, *, by=None, queries=None,
                                 _between(q, cols.qrels_qid, q.schema, kt, lo, hi),
                                 _queries_between(queries_s, kt, lo, hi), part))
             notes.merge(part.notes)
-            notes.id_note = part.notes.id_note
     except Exception:
         # an error in a batch (e.g. a metric refusing a tie): say what the batches before
         # it found, as an eager call warns before its kernels run, then raise

@@ -326,6 +326,7 @@ class Notes:
 
     def merge(self, other: Notes) -> None:
         """Add the notes of another batch of the same call."""
+        self.id_note = other.id_note or self.id_note
         self.rows += other.rows
         self.dropped_rows += other.dropped_rows
         self.dropped_qids += other.dropped_qids
@@ -482,7 +483,7 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
     if len(q_index) > 1 and np.any(q_index[1:] < q_index[:-1]):
         q_grades = q_grades[np.argsort(q_index, kind="stable")]
     if max_grade is None:
-        max_grade = float(qrels["rel"].max()) if qrels.height else 0.0
+        max_grade = largest_grade(qrels)
 
     seg_sys = np.repeat(np.arange(n_sys, dtype=np.int64), n_q)
     seg_q = np.tile(np.arange(n_q, dtype=np.int64), n_sys)
@@ -496,6 +497,12 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
     if say_now:
         notes.finish(systems)
     return prep
+
+
+def largest_grade(qrels: pl.DataFrame, column: str = "rel") -> float:
+    """The largest grade of the qrels (0 when there is none): g_max of graded gains."""
+    value = qrels.select(pl.col(column).cast(pl.Float64).max()).item() if qrels.height else None
+    return float(value) if value is not None else 0.0
 
 
 def _hash(values: pl.Series, seed: int = 0x5EED) -> np.ndarray:

@@ -77,7 +77,7 @@ import polars as pl
 from dask.dataframe.extensions import register_dataframe_accessor
 
 from .. import engine, frames, truncation
-from ..prepare import Notes
+from ..prepare import Notes, largest_grade
 from ..registry import Measure
 from ._methods import install
 
@@ -245,14 +245,9 @@ def _systems(parts: list, by: tuple) -> pl.DataFrame:
     return frames.distinct_systems(pl.concat(parts, how="vertical_relaxed"), by)
 
 
-def _max_grade(q: pl.DataFrame, rel: str) -> float:
-    value = q.select(pl.col(rel).cast(pl.Float64).max()).item() if q.height else None
-    return float(value) if value is not None else 0.0
-
-
 def _qrels_facts(part: pd.DataFrame, columns: tuple, rel: str):
     q = _qrels_polars(part, columns)
-    return q.height, _max_grade(q, rel), q.schema, q.head(1)
+    return q.height, largest_grade(q, rel), q.schema, q.head(1)
 
 
 def _plan(systems: pl.DataFrame | None, facts: list, queries: pl.Series | None,
@@ -341,7 +336,6 @@ def _merge(pieces: list, qrels, plan: _Plan, call: _Call, layout: _Layout,
     notes = Notes()
     for p in ran:
         notes.merge(p.notes)
-        notes.id_note = p.notes.id_note or notes.id_note
     _emit(notes.finish, plan.systems)
     cols = ran[0].cols
     keys = [*cols.by, cols.run_qid]
@@ -362,7 +356,7 @@ def _height(qrels) -> int:
 
 
 def _qrels_facts_polars(q: pl.DataFrame, rel: str):
-    return q.height, _max_grade(q, rel), q.schema, q.head(1)
+    return q.height, largest_grade(q, rel), q.schema, q.head(1)
 
 
 def _qrels_route(part: pd.DataFrame, qid: str, route: str) -> pd.DataFrame:
