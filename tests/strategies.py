@@ -79,7 +79,8 @@ def assert_matches_brute_force(run, qrels, queries, cases, level, modes=("averag
         with warnings.catch_warnings():  # random runs may retrieve no judged document
             warnings.simplefilter("ignore", ta.IdentifierWarning)
             res = run.ir.evaluate(qrels, [c[0] for c in cases], ties=mode, queries=qids,
-                                  relevance_level=level, names="canonical")
+                                  relevance_level=level, names="canonical",
+                                  undefined="nan")
         for spec, fn, params in cases:
             label = ta.parse(spec).label
             for qid, want in expected_values(queries, run, fn, level, params, mode).items():

@@ -152,9 +152,10 @@ def test_g_max_is_taken_from_the_whole_qrels():
     qrels = pd.DataFrame({"qid": ["a", "b"], "docid": ["x", "y"], "rel": [1, 3]})
     got = run.ir.err(qrels)
     assert got.loc["a"] == pytest.approx(1 / 8) and got.loc["b"] == pytest.approx(7 / 8)
-    assert run.ir.err(qrels, max_grade=1).loc["a"] == pytest.approx(1 / 2)
-    # a grade above the max_grade given counts as max_grade (x stays a probability)
-    assert run.ir.err(qrels, max_grade=1).loc["b"] == pytest.approx(1 / 2)
+    assert run.ir.err(qrels, max_grade=4).loc["a"] == pytest.approx(1 / 16)
+    # a max_grade below a grade of the qrels is refused (x would exceed 1 for that grade)
+    with pytest.raises(ta.ParameterError, match="largest grade in the qrels, 3"):
+        run.ir.err(qrels, max_grade=1)
 
 
 def test_err_prime_hand_checked():
@@ -241,7 +242,7 @@ def _cases(k, p, e, depth, graded, max_grade, g_max):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(queries=random_queries(grades=GRADES, max_score=2), k=st.integers(1, 7), p=st.sampled_from([0.3, 0.8]),
        e=st.sampled_from([0.0, 0.05, 0.3]), depth=st.integers(1, 7), graded=st.booleans(),
-       max_grade=st.sampled_from([None, None, 2, 4]), level=st.sampled_from([1, 2]),
+       max_grade=st.sampled_from([None, None, 3, 4]), level=st.sampled_from([1, 2]),
        seed=st.integers(0, 10**6))
 def test_tie_aware_equals_brute_force_mean(queries, k, p, e, depth, graded, max_grade, level,
                                            seed):

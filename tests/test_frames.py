@@ -35,7 +35,7 @@ def _quiet(fn, *a, **kw):
 
 def test_scored_queries_empty_rankings_and_undefined_values():
     with pytest.warns(UserWarning, match=r"1 run qid\(s\).*dropped") as rec:
-        res = RUN.ir.evaluate(QRELS, METRICS)
+        res = RUN.ir.evaluate(QRELS, METRICS, undefined="nan")
     assert len(rec) == 1
     assert list(res.index) == ["1", "2", "3"]          # 9 dropped; 3 is an empty ranking
     # qid 1: b (rel) tied with c at ranks 2-3 -> AP = mean(1/2, 1/3) / R(=2)
@@ -48,14 +48,18 @@ def test_scored_queries_empty_rankings_and_undefined_values():
     assert res.loc["3", "f1"] == 0.0                  # 2·0 / (0 + R)
     assert res.loc["3", "rbp_residual"] == 1.0         # nothing seen: all weight unknown
     assert res["ap"].mean() == pytest.approx((res.loc["1", "ap"] + 0.0) / 2)  # NaN left out
-    empty_set = _quiet(RUN.ir.precision, QRELS)
+    empty_set = _quiet(RUN.ir.precision, QRELS, undefined="nan")
     assert math.isnan(empty_set["3"])                  # set precision of nothing: 0/0
     assert ta.aggregate(res, undefined="zero")["ap"] == pytest.approx(res.loc["1", "ap"] / 3)
+    # by default an undefined value is 0, as the peers score it: the mean counts it
+    default = _quiet(RUN.ir.evaluate, QRELS, METRICS)
+    assert default.equals(res.fillna(0.0))
+    assert default["ap"].mean() == pytest.approx(res.loc["1", "ap"] / 3)
 
 
 def test_queries_adds_unjudged_topics():
-    res = _quiet(RUN.ir.evaluate, QRELS, ["ap", "rr"], queries=["9", "10"])
-    assert list(res.index) == ["1", "10", "2", "3", "9"]
+    res = _quiet(RUN.ir.evaluate, QRELS, ["ap", "rr"], queries=["9", "10"], undefined="nan")
+    assert list(res.index) == ["1", "2", "3", "9", "10"]  # digit-only qids: natural order
     assert math.isnan(res.loc["9", "ap"]) and res.loc["9", "rr"] == 0.0
     assert math.isnan(res.loc["10", "ap"])
 
@@ -64,24 +68,27 @@ def test_by_gives_every_system_every_scored_qid():
     a = RUN.assign(system="A")
     b = RUN[RUN.qid != "2"].assign(system="B", score=lambda d: -d.score)
     both = pd.concat([a, b], ignore_index=True)
-    res = _quiet(both.ir.ap, QRELS, by="system")
+    res = _quiet(both.ir.ap, QRELS, by="system", undefined="nan")
     assert res.index.names == ["system", "qid"]
     assert len(res) == 6
     assert res.loc[("B", "2")] != res.loc[("B", "2")]  # R = 0 -> NaN
-    alone = _quiet(b.drop(columns="system").ir.ap, QRELS)
+    alone = _quiet(b.drop(columns="system").ir.ap, QRELS, undefined="nan")
     assert np.allclose(res.loc["B"].to_numpy(), alone.to_numpy(), equal_nan=True)
     means = ta.aggregate(res, by="system")
     assert list(means.index) == ["A", "B"]
-    pl_res = _quiet(pl.from_pandas(both).ir.ap, pl.from_pandas(QRELS), by=["system"])
+    pl_res = _quiet(pl.from_pandas(both).ir.ap, pl.from_pandas(QRELS), by=["system"],
+                    undefined="nan")
     assert pl_res.columns == ["system", "qid", "ap"]
     pl_means = ta.aggregate(pl_res, by="system")
     assert np.allclose(pl_means["ap"].to_numpy(), means.to_numpy())
 
 
 def test_pandas_polars_eager_and_lazy_identical():
-    want = _quiet(RUN.ir.evaluate, QRELS, METRICS)
-    eager = _quiet(pl.from_pandas(RUN).ir.evaluate, pl.from_pandas(QRELS), METRICS)
-    lazy = pl.from_pandas(RUN).lazy().ir.evaluate(pl.from_pandas(QRELS).lazy(), METRICS)
+    want = _quiet(RUN.ir.evaluate, QRELS, METRICS, undefined="nan")
+    eager = _quiet(pl.from_pandas(RUN).ir.evaluate, pl.from_pandas(QRELS), METRICS,
+                   undefined="nan")
+    lazy = pl.from_pandas(RUN).lazy().ir.evaluate(pl.from_pandas(QRELS).lazy(), METRICS,
+                                                  undefined="nan")
     assert isinstance(lazy, pl.LazyFrame)
     lazy = _quiet(lazy.collect)
     assert eager.equals(lazy)

@@ -206,7 +206,8 @@ def test_any_by_name_and_extra_columns_leave_the_values_alone(data, by_name, jun
             run[j] = rng.integers(0, 3, len(run))
     frame = as_library(library, run)
     before = snapshot(frame)
-    kind, res = outcome(lambda: collect(frame.ir.evaluate(qrels, list(CHECKED), by=by_name)))
+    kind, res = outcome(lambda: collect(frame.ir.evaluate(qrels, list(CHECKED), by=by_name,
+                                                               undefined="nan")))
     assert_unchanged(frame, before)
     if by_name in CHECKED or by_name == "rank":
         # an output label, or a column the run's roles claim (rank orders the run)
@@ -345,7 +346,7 @@ def test_identifier_types_match_by_their_decimal_text_or_warn(queries, forms, li
     before = snapshot(run_f), snapshot(qrels_f)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        kind, res = outcome(lambda: run_f.ir.evaluate(qrels_f, list(CHECKED)))
+        kind, res = outcome(lambda: run_f.ir.evaluate(qrels_f, list(CHECKED), undefined="nan"))
     assert_unchanged(run_f, before[0])
     assert_unchanged(qrels_f, before[1])
     id_warnings = [w for w in caught if issubclass(w.category, ta.IdentifierWarning)]
@@ -409,7 +410,7 @@ def test_a_bad_cell_is_named_or_harmless(queries, cell, where, library):
     else:
         run_f, qrels_f = run, qrels
     before = snapshot(run_f), snapshot(qrels_f)
-    kind, res = outcome(lambda: run_f.ir.evaluate(qrels_f, list(CHECKED)))
+    kind, res = outcome(lambda: run_f.ir.evaluate(qrels_f, list(CHECKED), undefined="nan"))
     assert_unchanged(run_f, before[0])
     assert_unchanged(qrels_f, before[1])
     if kind == "error":
@@ -466,9 +467,10 @@ def real(x):
 DOMAINS = {
     "k": lambda x: x is None or (whole(x, 1) and x <= 2 ** 53),
     "depth": lambda x: x is None or (whole(x, 1) and x <= 2 ** 53),
-    "p": lambda x: real(x) and 0 < x < 1,
+    "p": lambda x: real(x) and 2.2250738585072014e-308 <= x < 1,
     "e": lambda x: real(x) and math.isfinite(x) and x >= 0,
-    "max_grade": lambda x: x is None or (real(x) and math.isfinite(x) and x > 0),
+    # the top of the grade scale: at least the largest grade of the data (1 here)
+    "max_grade": lambda x: x is None or (real(x) and math.isfinite(x) and x >= 1),
     "graded": lambda x: isinstance(x, (bool, np.bool_)),
     "gains": lambda x: x is None or x in ("exponential", "linear") if not isinstance(x, dict)
     else all(real(a) and real(b) and math.isfinite(a) and math.isfinite(b)
@@ -508,7 +510,7 @@ def test_every_parameter_rejects_values_outside_its_domain(small, metric, param)
         channels = {
             "method": lambda kw=kw: getattr(run.ir, metric)(qrels, ties="first", **kw),
             "pair": lambda kw=kw: run.ir.evaluate(qrels, [(metric, kw)], ties="first"),
-            "single": lambda kw=kw: getattr(single, metric)([1, 0, 2, None], R=4, **kw),
+            "single": lambda kw=kw: getattr(single, metric)([1, 0, 1, None], R=4, **kw),
         }
         if isinstance(value, (int, float, str, type(None), np.integer, np.floating)) \
                 and not isinstance(value, bool):
@@ -686,7 +688,7 @@ def test_single_ranking_arguments(grades, R):
     """single.<metric>(grades, R=…): grades are numbers or None (unjudged), R a whole number
     (at least the relevant documents ranked, at most 10^7 more): else an error naming
     grades or R."""
-    kind, res = outcome(lambda: single.ap(grades, R=R))
+    kind, res = outcome(lambda: single.ap(grades, R=R, undefined="nan"))
     ok_grades = isinstance(grades, list) and all(
         g is None or (real(g) and not (isinstance(g, float) and math.isinf(g))) for g in grades)
     if not ok_grades:

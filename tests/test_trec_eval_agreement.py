@@ -116,7 +116,9 @@ def test_empty_ranking_scores_like_trec_eval_c():
         for qid in ("301", "302", "303"):
             _check(res.loc[qid, ta.parse(ours).label], expected[(te_name, qid)], 5e-5 + 1e-9,
                    f"{te_name} qid {qid}", ta.parse(ours).label)
-    assert math.isnan(res.loc["302", "precision"])  # set precision of nothing: 0/0
+    assert res.loc["302", "precision"] == 0.0  # set precision of nothing: 0/0, undefined
+    nan = run.ir.evaluate(qrels, ["precision"], undefined="nan")
+    assert math.isnan(nan.loc["302", "precision"])
 
 
 # ----------------------------------------------------------------------- pytrec_eval, live

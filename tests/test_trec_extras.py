@@ -85,7 +85,8 @@ for _r in ("r1", "r2", "r3", "r4"):
 def _evaluate(run, qrels, metrics, level=1, ties="trec_eval", **kw):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # run-only qids dropped (comment test)
-        res = run.ir.evaluate(qrels, metrics, ties=ties, relevance_level=level, **kw)
+        res = run.ir.evaluate(qrels, metrics, ties=ties, relevance_level=level,
+                              **{"undefined": "nan", **kw})
     if isinstance(res, pl.DataFrame):
         res = res.to_pandas().set_index("qid")
     return res
@@ -303,7 +304,8 @@ def test_compat_with_large_and_graded_ties(grades, n_scores, extra, p, level, da
                                        max_size=len(grades))), reverse=True)
     judged = [g for g in grades if g is not None] + extra
     want = ref.brute_force_mean(rx.compat, grades, scores, judged, level, p=p)
-    got = single.compat(grades, scores=scores, qrels_grades=judged, relevance_level=level, p=p)
+    got = single.compat(grades, scores=scores, qrels_grades=judged, relevance_level=level, p=p,
+                        undefined="nan")
     assert (math.isnan(want) and math.isnan(got)) or got == pytest.approx(want, abs=1e-12)
 
 
@@ -353,7 +355,8 @@ def test_order_bound_measures_raise_exactly_when_a_tie_matters(queries, level):
             with pytest.raises(ValueError, match="ties='first'.*ties='trec_eval'"):
                 run.ir.evaluate(qrels, [label], queries=qids, relevance_level=level)
             continue
-        res = run.ir.evaluate(qrels, [label], queries=qids, relevance_level=level)
+        res = run.ir.evaluate(qrels, [label], queries=qids, relevance_level=level,
+                              undefined="nan")
         for qid, grades, scores, extra in queries:
             judged = [x for x in grades if x is not None] + extra
             values = {round(fn(list(o), judged, level, **params), 12)
@@ -423,7 +426,8 @@ def test_values_at_r0_and_for_an_empty_ranking(library):
             got = res.loc[qid, label]
             assert (math.isnan(want) and math.isnan(got)) or got == want, (label, qid, got)
     # set_f is undefined only when both the ranking and R are empty
-    assert math.isnan(single.set_f([], qrels_grades=[0]))
+    assert math.isnan(single.set_f([], qrels_grades=[0], undefined="nan"))
+    assert single.set_f([], qrels_grades=[0]) == 0.0
 
 
 def test_every_new_metric_documents_r0_empty_source_and_example():

@@ -50,8 +50,10 @@ def test_curve_and_optimum_equal_naive_prefix_evaluation(queries, ties):
     run, qrels = frames_of(queries)
     qids = [q[0] for q in queries]
     for spec, fn in CURVE_CASES:
-        curve = run.ir.cutoff_curve(qrels, spec, ties=ties, queries=qids)
-        best = run.ir.optimal_cutoff(qrels, spec, ties=ties, queries=qids)
+        curve = run.ir.cutoff_curve(qrels, spec, ties=ties, queries=qids, undefined="nan")
+        best = run.ir.optimal_cutoff(qrels, spec, ties=ties, queries=qids, undefined="nan")
+        zero = run.ir.cutoff_curve(qrels, spec, ties=ties, queries=qids)
+        assert (zero["value"].to_numpy() == curve["value"].fillna(0.0).to_numpy()).all()
         for qid, grades, scores, extra in queries:
             judged = [g for g in grades if g is not None] + extra
             want = _naive_curve(fn, grades, scores, judged, 1, ties)

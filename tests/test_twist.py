@@ -263,7 +263,7 @@ def test_values_in_unit_interval_and_archetype_bounds(case, depth, level):
     judged = [g for g in grades if g is not None] + extra
     R = sum(g >= level for g in judged)
     got = {m: getattr(single, m)(grades, qrels_grades=judged, depth=depth,
-                                 relevance_level=level) for m in METRICS}
+                                 relevance_level=level, undefined="nan") for m in METRICS}
     want = twist_parts(grades, judged, level, depth)
     for m, p in zip(METRICS, PARTS):
         if R == 0:
@@ -354,10 +354,11 @@ def test_space_normalisers_are_the_largest_spaces(relevant):
 
 # --------------------------------------------------------------------------- edge cases
 def test_edge_cases():
-    # R = 0: undefined (NaN), whatever the ranking
+    # R = 0: undefined (NaN with undefined="nan", else 0), whatever the ranking
     for m in METRICS:
-        assert math.isnan(getattr(single, m)([0, None, 0], R=0))
-        assert math.isnan(getattr(single, m)([], R=0))
+        assert math.isnan(getattr(single, m)([0, None, 0], R=0, undefined="nan"))
+        assert math.isnan(getattr(single, m)([], R=0, undefined="nan"))
+        assert getattr(single, m)([0, None, 0], R=0) == 0.0
     # n = 0: the worst run (ρ = σ⁻ = σ = τ = 0, σ⁺ = 1), the same with depth= padding
     for depth in (None, 4):
         assert [getattr(single, m)([], R=2, depth=depth) for m in METRICS] == [0, 1, 0, 0, 0]
@@ -381,13 +382,15 @@ def test_undefined_and_empty_through_the_accessor(library):
     qrels = pd.DataFrame({"qid": ["a", "nil", "empty"], "docid": ["d2", "d3", "d9"],
                           "rel": [1, 0, 2]})
     run, qrels = _as(library, run, qrels)
-    res = _collect(run.ir.evaluate(qrels, METRICS))
+    res = _collect(run.ir.evaluate(qrels, METRICS, undefined="nan"))
     res = res.set_index("qid") if "qid" in res.columns else res
     assert res.loc["nil"].isna().all()                       # R = 0 (null in Polars)
     assert res.loc["empty"].tolist() == [0, 1, 0, 0, 0]      # nothing retrieved, R = 1
     assert res.loc["a"].tolist() == [0, 0, 0, 0, 0]  # nr rel: the full-scale run of length 2
     if library == "polars":
-        assert run.ir.twist(qrels).filter(pl.col("qid") == "nil")["twist"].null_count() == 1
+        assert run.ir.twist(qrels, undefined="nan").filter(
+            pl.col("qid") == "nil")["twist"].null_count() == 1
+        assert run.ir.twist(qrels).filter(pl.col("qid") == "nil")["twist"].to_list() == [0.0]
     curve = _collect(run.ir.crp(qrels))
     assert curve[curve.qid == "nil"][["rp", "crp"]].isna().all().all()
     assert "empty" not in set(curve.qid)                     # no rows: nothing retrieved
@@ -475,7 +478,7 @@ def test_several_rankings_with_large_depth_align_by_ranking():
     qrels = pd.DataFrame([(q, f"{q}{i}", g) for q, r in rankings.items()
                           for i, g in enumerate(r) if g is not None]
                          + [("b", "bx", 1), ("b", "by", 2)], columns=["qid", "docid", "rel"])
-    res = run.ir.evaluate(qrels, [f"{m}(depth={D})" for m in METRICS])
+    res = run.ir.evaluate(qrels, [f"{m}(depth={D})" for m in METRICS], undefined="nan")
     arch = run.ir.crp_archetype(qrels, depth=D)
     assert res.loc["a"].isna().all() and pd.isna(arch.loc["a", "archetype"])
     assert arch.loc["c", "archetype"] == "full-scale"

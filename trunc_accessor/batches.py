@@ -101,6 +101,7 @@ def batched(run: pl.LazyFrame, qrels, call: Callable, *, by=None, queries=None,
     order. ``batch`` is an :class:`engine.Batch`."""
     batch_rows = check_batch_rows(BATCH_ROWS if batch_rows is None else batch_rows)
     cols = engine.columns_of(run, qrels, by)
+    hint = None if cols.by else frames.likely_system_column(run, engine.run_columns(cols))
     run = run.select(engine.run_columns(cols))
     q = engine._eager(frames.to_polars(qrels, engine.qrels_columns(cols), "qrels"))
     queries_s = frames.queries_series(queries)
@@ -117,7 +118,7 @@ def batched(run: pl.LazyFrame, qrels, call: Callable, *, by=None, queries=None,
     answers = []
     try:
         for lo, hi in ranges:
-            part = engine.Batch(systems=systems, max_grade=max_grade)
+            part = engine.Batch(systems=systems, max_grade=max_grade, system_hint=hint)
             answers.append(call(_between(run, cols.run_qid, run_schema, kt, lo, hi).collect(),
                                 _between(q, cols.qrels_qid, q.schema, kt, lo, hi),
                                 _queries_between(queries_s, kt, lo, hi), part))
@@ -130,9 +131,9 @@ def batched(run: pl.LazyFrame, qrels, call: Callable, *, by=None, queries=None,
         raise
     notes.finish(systems)
     out = pl.concat(answers, how="vertical")
-    if cols.by:  # batches are in qid order: a stable sort by system gives (system, qid)
-        out = out.sort(list(cols.by), nulls_last=True, maintain_order=True)
-    return out
+    # batches are ranges of qids in string order: a stable sort gives the eager order
+    # (system, then qid, digit-only qids in natural order)
+    return frames.sort_results(out, cols.by, cols.run_qid)
 
 
 def _between(frame, column: str, schema, kt: frames.KeyTypes, lo, hi):
@@ -155,7 +156,7 @@ def _queries_between(queries: pl.Series | None, kt, lo, hi):
 
 
 def evaluate_parquet(source, qrels, metrics, *, ties="average", by=None, queries=None,
-                     relevance_level=1, judged_only=False, names="as_written",
+                     relevance_level=1, judged_only=False, undefined="zero", names="as_written",
                      batch_rows: int | None = None, output: str = "pandas"):
     """``run.ir.evaluate`` for a run stored as Parquet, read one batch of whole queries at a
     time, so that memory is bounded by the batch (``batch_rows`` run rows, default
@@ -186,7 +187,7 @@ def evaluate_parquet(source, qrels, metrics, *, ties="average", by=None, queries
     lazy = LazyPolarsIR(pl.scan_parquet(source), batch_rows=batch_rows)
     result = lazy.evaluate(qrels, metrics, ties=ties, by=by, queries=queries,
                            relevance_level=relevance_level, judged_only=judged_only,
-                           names=names).collect()
+                           undefined=undefined, names=names).collect()
     if output == "polars":
         return result
     n_keys = len(frames.normalise_by(by)) + 1

@@ -8,13 +8,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
 import polars as pl
 
 from . import frames, truncation
 from .metrics import twist
 from .names import Named
 from .prepare import Notes, Prepared, check_ties, prepare
-from .registry import Measure, check_bool, check_k, check_level, checked, evaluate_prepared
+from .registry import (
+    Measure,
+    ParameterError,
+    apply_undefined,
+    check_bool,
+    check_k,
+    check_level,
+    check_undefined,
+    checked,
+    evaluate_prepared,
+)
 
 
 def columns_of(run, qrels, by) -> frames.Columns:
@@ -42,6 +53,7 @@ class Batch:
     systems: pl.DataFrame | None
     max_grade: float
     notes: Notes = field(default_factory=Notes)
+    system_hint: str | None = None  # a run column that probably holds systems (no by=)
 
 
 def prepare_call(run, qrels, *, by=None, queries=None, ties="average", labels=(),
@@ -49,7 +61,8 @@ def prepare_call(run, qrels, *, by=None, queries=None, ties="average", labels=()
     """Validate and prepare a run and qrels (pandas or Polars, eager or lazy) once.
     ``labels``: the output columns the call adds beside the keys (checked for clashes);
     ``judged_only``: drop unjudged documents before ranking (trec_eval -J); ``batch``:
-    the run and qrels are one query batch of a larger call."""
+    the run and qrels are one query batch of a larger call (its ``system_hint`` names a
+    column of the whole run that probably holds systems)."""
     check_ties(ties)
     judged_only = checked("judged_only", check_bool, judged_only)
     cols = columns_of(run, qrels, by)
@@ -63,42 +76,57 @@ def prepare_call(run, qrels, *, by=None, queries=None, ties="average", labels=()
     kw = {"systems": c.systems, "queries": c.queries, "id_note": c.id_note}
     handover, q = [c.run], c.qrels  # prepare frees our copy of the run once it is done with it
     del r, c
-    prep = prepare(handover, q, **kw, ties=ties, qid_name=cols.run_qid,
-                   judged_only=judged_only,
-                   max_grade=batch.max_grade if batch is not None else None,
-                   notes=batch.notes if batch is not None else None)
+    try:
+        prep = prepare(handover, q, **kw, ties=ties, qid_name=cols.run_qid,
+                       judged_only=judged_only,
+                       max_grade=batch.max_grade if batch is not None else None,
+                       notes=batch.notes if batch is not None else None)
+    except frames.DuplicateDocumentError as error:
+        likely = (batch.system_hint if batch is not None
+                  else None if cols.by else frames.likely_system_column(run, run_columns(cols)))
+        if likely is None:
+            raise
+        raise frames.DuplicateDocumentError(
+            f"{error}; several systems in one frame? pass by={likely!r}") from None
     return prep, cols
 
 
 def compute(run, qrels, named: list[Named], *, by=None, queries=None, ties="average",
-            relevance_level=1, judged_only=False,
+            relevance_level=1, judged_only=False, undefined="zero",
             batch: Batch | None = None) -> tuple[pl.DataFrame, dict, frames.Columns]:
     """Per-query values of the ``named`` measures for a run and qrels (pandas or Polars,
     eager or lazy); each distinct measure is computed once, whatever it is called.
+    ``undefined``: "zero" turns undefined values (NaN from the kernels) into 0, "nan" keeps
+    them.
 
     Returns (keys, {label: values}, columns): keys holds the by… columns and the qid."""
     level = check_level(relevance_level)
+    undefined = check_undefined(undefined)
     prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
                               labels=[n.label for n in named], judged_only=judged_only,
                               batch=batch)
     values = evaluate_prepared(prep, [n.measure for n in named], level)
+    values = {label: apply_undefined(v, undefined) for label, v in values.items()}
     return prep.keys, {n.label: values[n.measure.label] for n in named}, cols
 
 
 CURVE_COLUMNS = ("depth", "value")
+MAX_CRP_ROWS = 1 << 28  # rows of a CRP frame (about 10 GiB): a larger depth= is refused
 REFERENCE_COLUMNS = {"crp_full_scale": pl.Float64, "crp_worst": pl.Float64,
                      "recall_base": pl.Int64}
 
 
 def cutoff_curve(run, qrels, measure: Measure, *, max_depth=None, by=None, queries=None,
-                 ties="average", relevance_level=1,
+                 ties="average", relevance_level=1, undefined="zero",
                  batch: Batch | None = None) -> tuple[pl.DataFrame, frames.Columns]:
-    """The measure at every allowed truncation depth of every ranking (long format)."""
+    """The measure at every allowed truncation depth of every ranking (long format);
+    ``undefined`` as in :func:`compute`."""
     level = check_level(relevance_level)
+    undefined = check_undefined(undefined)
     max_depth = checked("max_depth", check_k, max_depth)
     prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
                               labels=CURVE_COLUMNS, batch=batch)
-    return truncation.curve(prep, measure, level, max_depth), cols
+    return truncation.curve(prep, measure, level, max_depth, undefined=undefined), cols
 
 
 def check_depth(depth):
@@ -130,4 +158,11 @@ def crp(run, qrels, kind: str = "curve", *, depth=None, by=None, queries=None, t
             [pl.Series(name, [], dtype=dtype) for name, dtype in crp_columns(kind).items()]), cols
     if kind == "archetype":
         return twist.archetypes(prep, level, depth), cols
+    rows = int(np.maximum(prep.length, depth or 0).sum()) if depth is not None else len(prep.pos)
+    if rows > MAX_CRP_ROWS:
+        raise ParameterError(
+            f"crp: depth={depth} asks for {rows:,} rows ({prep.n_segments:,} rankings, each "
+            f"padded to {depth:,} ranks), more than the {MAX_CRP_ROWS:,} a CRP frame may hold "
+            "(about 40 bytes a row); pass a smaller depth (the Twist metrics and crp_archetype "
+            "take any depth without materialising the padding)")
     return twist.crp_frame(prep, level, depth, references=kind == "references"), cols

@@ -40,6 +40,24 @@ class InputTypeError(InputError, TypeError):
     """An argument of the wrong type (a ``TypeError`` and an :class:`InputError`)."""
 
 
+class DuplicateDocumentError(InputError):
+    """A document retrieved twice in one ranking (names the document, query and system)."""
+
+
+# names of a column that probably holds several systems (checked case-insensitively)
+SYSTEM_COLUMN_NAMES = ("system", "systems", "run", "runid", "run_id", "run_name", "tag",
+                       "system_id", "system_name", "model", "method", "name", "retriever")
+
+
+def likely_system_column(frame, roles: Sequence[str]) -> str | None:
+    """A column of ``frame`` other than ``roles`` whose name says it holds systems (for the
+    hint of a duplicate document found when ``by=`` was not given)."""
+    for name in _names(frame):
+        if name not in roles and isinstance(name, str) and name.lower() in SYSTEM_COLUMN_NAMES:
+            return name
+    return None
+
+
 @dataclass(frozen=True)
 class Columns:
     """Which of the user's columns play which role."""
@@ -218,9 +236,11 @@ def to_polars(frame, columns: Sequence[str], label: str = "frame") -> pl.DataFra
                                 for i, c in enumerate(plain.columns)])
         except Exception as e:  # noqa: BLE001 - Arrow raises many kinds; we name the column
             raise _pandas_column_error(sub, label, e) from None
-        # a pandas column of objects with no value (empty, or all None) has no type: Null
-        untyped = [c for i, c in enumerate(out.columns) if sub.dtypes.iloc[i] == object
-                   and out[c].null_count() == out.height]
+        # a pandas column of objects with no value (empty, or all None) has no type: Null;
+        # so has a column of an empty frame built from empty lists (pandas makes it float64)
+        untyped = [c for i, c in enumerate(out.columns)
+                   if (sub.dtypes.iloc[i] == object and out[c].null_count() == out.height)
+                   or (out.height == 0 and sub.dtypes.iloc[i] == np.float64)]
         if untyped:
             out = out.with_columns(pl.col(c).cast(pl.Null) for c in untyped)
         return out.rename(dict(zip(plain.columns, columns)))
@@ -367,6 +387,26 @@ def may_repeat(frame: pl.DataFrame, keys: Sequence[str]) -> bool:
     return frame.height > 1 and frame.select(pl.struct(keys).hash().n_unique()).item() < frame.height
 
 
+def qid_sort_keys(frame: pl.DataFrame, qid: str) -> list[pl.Expr]:
+    """Sort expressions that order string qids naturally when every one is made of digits
+    ("1", "2", "10", as the numbers they write; "7" before "007"), else as they are."""
+    column = pl.col(qid)
+    if frame.schema[qid] != pl.String or not frame.height:
+        return [column]
+    if not frame.select(column.str.contains(r"^[0-9]+$").fill_null(True).all()).item():
+        return [column]
+    digits = column.str.strip_chars_start("0")
+    return [digits.str.len_bytes(), digits, column]
+
+
+def sort_results(frame: pl.DataFrame, by: Sequence[str], qid: str) -> pl.DataFrame:
+    """Rows in the order of results: by the by… keys (nulls last), then qid (natural order
+    for digit-only string qids, see :func:`qid_sort_keys`); stable, so the rows of one
+    ranking (curves, CRP) keep their order."""
+    keys = [*(pl.col(b) for b in by), *qid_sort_keys(frame, qid)]
+    return frame.sort(keys, nulls_last=True, maintain_order=True)
+
+
 def check_duplicate_documents(run: pl.DataFrame, systems: pl.DataFrame | None) -> None:
     """InputError naming a document retrieved twice for one query by one system (the exact
     pass; :func:`trunc_accessor.prepare.prepare` calls it only when a 64-bit hash of the
@@ -375,7 +415,7 @@ def check_duplicate_documents(run: pl.DataFrame, systems: pl.DataFrame | None) -
     dup = run.select(pl.struct(keys).is_duplicated()).to_series()
     if dup.any():
         row = run.filter(dup).row(0, named=True)
-        raise InputError(
+        raise DuplicateDocumentError(
             f"document {row['docid']!r} appears twice in the ranking of "
             f"{_row_label(row, systems, ['qid'])}: each document may be retrieved once "
             "per query")

@@ -22,7 +22,14 @@ from functools import cached_property
 import numpy as np
 import polars as pl
 
-from .frames import SYS, InputError, check_duplicate_documents, number_list, whole_number
+from .frames import (
+    SYS,
+    InputError,
+    check_duplicate_documents,
+    number_list,
+    qid_sort_keys,
+    whole_number,
+)
 from .warn import DroppedQueriesWarning, EmptyResultWarning, IdentifierWarning, warn
 
 TIES = ("average", "first", "trec_eval", "trec_eval9")
@@ -386,8 +393,9 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
     are those columns and ``qid_name``.
     ``id_note``: why the run's and the qrels' ids may not match (different types), said in
     one :class:`IdentifierWarning` with the systems that retrieved no judged document.
-    ``judged_only``: unjudged documents are removed before positions and ties are found
-    (trec_eval -J; the condensed lists of Sakai 2007).
+    ``judged_only``: documents without a judgment of grade ≥ 0 are removed before positions
+    and ties are found (trec_eval -J, which keeps only documents judged with a grade ≥ 0: a
+    negative grade is "in the pool, not judged"; the condensed lists of Sakai 2007).
 
     For one batch of a call evaluated in query batches: ``systems`` are those of the whole
     call, ``max_grade`` the largest grade of its whole qrels, and ``notes`` gathers what is
@@ -401,7 +409,8 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
     scored = qrels.select("qid")
     if queries is not None and len(queries):
         scored = pl.concat([scored, queries.to_frame("qid").cast(scored.schema)])
-    scored = scored.unique().sort("qid").with_row_index("_q")
+    scored = scored.unique()
+    scored = scored.sort(qid_sort_keys(scored, "qid")).with_row_index("_q")
     no_qid = pl.Series(qid_name, [], dtype=scored.schema["qid"])
     key_frame = systems.clear().with_columns(no_qid) if systems is not None else no_qid.to_frame()
     if scored.height == 0 and notes is not None:
@@ -470,7 +479,8 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
     del rank
     source = keep if order is None else (order if keep is None else keep[order])
     if judged_only:
-        judged = np.flatnonzero(~np.isnan(grade))
+        with np.errstate(invalid="ignore"):
+            judged = np.flatnonzero(grade >= 0)  # NaN (unjudged) and negative grades go
         seg, grade, score = seg[judged], grade[judged], score[judged]
         source = judged if source is None else source[judged]
     boundary = score_boundaries(score) if ties == "average" else None
@@ -652,13 +662,15 @@ MAX_SINGLE_R = 10 ** 7  # relevant documents outside a single ranking that R= ma
 
 
 def prepare_single(grades, scores=None, *, qrels_grades=None, R=None, relevance_level=1.0,
-                   ties: str = "average", max_grade=None) -> Prepared:
+                   ties: str = "average") -> Prepared:
     """One ranking given as a list of grades (None/NaN = unjudged), best first.
 
     ``scores`` (optional, non-increasing) mark ties: equal adjacent scores form a tie group.
     The query's judged grades are ``qrels_grades`` if given, else the judged grades of the
     ranking plus, when ``R`` is given, enough documents of grade ``relevance_level`` outside
-    the ranking to make R relevant documents (at most 10^7: they are materialised).
+    the ranking to make R relevant documents (at most 10^7: they are materialised). The
+    preparation's ``max_grade`` is the largest judged grade (``max_grade`` of a metric, if
+    given, must be at least that).
     """
     check_ties(ties)
     g = number_list(grades, "grades", missing=True)
@@ -690,5 +702,5 @@ def prepare_single(grades, scores=None, *, qrels_grades=None, R=None, relevance_
     keys = pl.DataFrame({"qid": [0]})
     return build(keys, np.zeros(1, dtype=np.int64), np.zeros(n, dtype=np.int64), g, s,
                  np.array([0, len(judged)], dtype=np.int64), judged,
-                 float(max_grade if max_grade is not None else (judged.max() if len(judged) else 0.0)),
+                 float(judged.max()) if len(judged) else 0.0,
                  "first" if ties.startswith("trec_eval") else ties)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import math
 import re
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,9 +55,11 @@ def check_k(k):
 
 
 def check_p(p):
-    """A persistence probability strictly between 0 and 1."""
-    if not is_real(p) or not 0 < p < 1:
-        raise ValueError(f"must be a number in the open interval (0, 1), not {p!r}")
+    """A probability strictly between 0 and 1, as a normal float (≥ 2.2e-308: a subnormal p
+    loses its precision and can overflow what divides by it)."""
+    if not is_real(p) or not sys.float_info.min <= p < 1:
+        raise ValueError(f"must be a number in the open interval (0, 1), at least "
+                         f"{sys.float_info.min:.3g} (a normal float), not {p!r}")
     return float(p)
 
 
@@ -126,6 +129,29 @@ def check_level(level) -> float:
             f"relevance_level must be a finite number > 0 (grades ≥ it are relevant; unjudged "
             f"documents count as grade 0 and are never relevant), not {level!r}")
     return float(level)
+
+
+UNDEFINED = ("zero", "nan")
+UNDEFINED_RULE = ("An undefined value is 0 by default (``undefined=\"zero\"``), as trec_eval, "
+                  "pytrec_eval, ir_measures and ranx give it, so it counts in means; "
+                  "``undefined=\"nan\"`` gives NaN (pandas) / null (Polars), left out of means.")
+
+
+def check_undefined(undefined) -> str:
+    """The ``undefined=`` rule of a call: "zero" (default) or "nan"."""
+    if not isinstance(undefined, str) or undefined not in UNDEFINED:
+        raise ParameterError(
+            f"undefined= must be 'zero' (an undefined value, e.g. AP of a query with no "
+            f"relevant document, is 0, as trec_eval, pytrec_eval, ir_measures and ranx give it) "
+            f"or 'nan' (NaN in pandas, null in Polars, left out of means), not {undefined!r}")
+    return undefined
+
+
+def apply_undefined(values: np.ndarray, undefined: str) -> np.ndarray:
+    """Per-query values with the call's rule for undefined (NaN) values applied."""
+    if undefined == "zero":
+        return np.nan_to_num(values, nan=0.0, posinf=np.inf, neginf=-np.inf)
+    return values
 
 
 def checked(name: str, check: Callable[[Any], Any], value):
@@ -204,6 +230,13 @@ class Measure:
 
     def compute(self, prep: Prepared, relevance_level: float) -> np.ndarray:
         level = relevance_level if self.level is None else self.level
+        top = self.kwargs.get("max_grade")
+        if top is not None and top < prep.max_grade:
+            # one rule for every metric with a grade scale: its top bounds every grade
+            raise ParameterError(
+                f"{self.metric.name}: max_grade={_fmt(top)} is below the largest grade in the "
+                f"qrels, {_fmt(float(prep.max_grade))}: the top of the grade scale must be at "
+                "least every grade (max_grade=None takes the qrels' largest grade)")
         return self.metric.kernel(prep, level, **self.kwargs)
 
     def with_level(self, level) -> Measure:
@@ -373,6 +406,9 @@ class _Doc:
             "    column name works; a missing key (None/NaN/null) is a system of its own.",
             "queries : iterable, optional",
             "    Extra qids to score though they have no judgments (R = 0).",
+            "undefined : {'zero', 'nan'}, default 'zero'",
+            "    An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,",
+            "    ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.",
             "relevance_level : number > 0, default 1",
             "    A document is relevant when its grade is ≥ this (unjudged documents count",
             "    as grade 0, so they never are).",
@@ -384,6 +420,8 @@ class _Doc:
         ]
         if m.undefined:
             lines += ["", "Undefined values", "----------------", m.undefined]
+            if not m.undefined.startswith("Never undefined"):
+                lines += [UNDEFINED_RULE]
         if m.citation:
             lines += ["", "References", "----------", m.citation]
         return "\n".join(lines)

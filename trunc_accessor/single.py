@@ -16,8 +16,9 @@ Arguments of every function:
 * ``qrels_grades``: every judged grade of the query (retrieved or not); default: the
   judged grades of the ranking, plus, with ``R=``, enough documents of grade
   ``relevance_level`` outside it to make R relevant documents;
-* ``ties``, ``relevance_level``, ``max_grade`` and the metric's own parameters, as on the
-  accessor.
+* ``ties``, ``relevance_level``, ``undefined`` (``"zero"``, the default: an undefined value
+  such as AP with R = 0 is 0; ``"nan"``: NaN), ``max_grade`` and the metric's own
+  parameters, as on the accessor.
 """
 from __future__ import annotations
 
@@ -25,22 +26,22 @@ import inspect
 
 from . import metrics as _metrics  # noqa: F401  (registers the metrics)
 from .prepare import prepare_single
-from .registry import REGISTRY, Metric, check_level
+from .registry import REGISTRY, Metric, apply_undefined, check_level, check_undefined
 
 
 def _make(metric: Metric):
     def fn(grades, *, scores=None, qrels_grades=None, R=None, ties="average",
-           relevance_level=1, **params):
+           relevance_level=1, undefined="zero", **params):
         level = check_level(relevance_level)
+        undefined = check_undefined(undefined)
         measure = metric.measure(**params)
         prep = prepare_single(grades, scores, qrels_grades=qrels_grades, R=R,
-                              relevance_level=level, ties=ties,
-                              max_grade=params.get("max_grade"))
-        return float(measure.compute(prep, level)[0])
+                              relevance_level=level, ties=ties)
+        return float(apply_undefined(measure.compute(prep, level), undefined)[0])
 
     sig = [inspect.Parameter("grades", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
     for name, default in (("scores", None), ("qrels_grades", None), ("R", None),
-                          ("ties", "average"), ("relevance_level", 1)):
+                          ("ties", "average"), ("relevance_level", 1), ("undefined", "zero")):
         sig.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default))
     for p in metric.params:
         sig.append(inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=p.default))

@@ -17,13 +17,15 @@ import polars as pl
 from . import frames
 from .frames import InputError
 from .prepare import Prepared
-from .registry import Measure
+from .registry import Measure, apply_undefined
 
 CHUNK_ROWS = 1 << 22  # prefix rows scored per kernel call by ``curve``
 
 
-def curve(prep: Prepared, measure: Measure, level: float, max_depth=None) -> pl.DataFrame:
-    """keys (by…, qid), depth, value: the measure of every prefix at an allowed cut-off.
+def curve(prep: Prepared, measure: Measure, level: float, max_depth=None,
+          undefined: str = "zero") -> pl.DataFrame:
+    """keys (by…, qid), depth, value: the measure of every prefix at an allowed cut-off
+    (``undefined``: "zero" gives an undefined value 0, "nan" leaves it null).
 
     Every prefix is scored by the metric's own kernel, so the work is Σ depth over cut-offs
     (quadratic in the ranking length; ``max_depth`` bounds it). Memory stays linear: the
@@ -38,7 +40,7 @@ def curve(prep: Prepared, measure: Measure, level: float, max_depth=None) -> pl.
         done = int(ends[start - 1]) if start else 0
         stop = max(start + 1, int(np.searchsorted(ends, done + CHUNK_ROWS, side="right")))
         part = prep.prefixes(segs[start:stop], depths[start:stop], keys[start:stop])
-        values[start:stop] = measure.compute(part, level)
+        values[start:stop] = apply_undefined(measure.compute(part, level), undefined)
         start = stop
     return keys.with_columns(pl.Series("value", values, dtype=pl.Float64).fill_nan(None))
 
@@ -51,8 +53,9 @@ def optimal(curve_frame: pl.DataFrame, keys: Sequence[str], tol: float = 1e-12) 
     keys = list(keys)
     top = pl.col("value").max().over(keys)
     near = pl.col("value") >= top - tol * pl.max_horizontal(pl.lit(1.0), top.abs())
+    # the curve holds each ranking's rows together, depth ascending (as :func:`curve` makes
+    # it), in the order of the results: the first near-best row is the shortest
     best = (curve_frame.filter(near | top.is_null())
-            .sort([*keys, "depth"], maintain_order=True)
             .group_by(keys, maintain_order=True).first())
     return best.with_columns(pl.when(pl.col("value").is_null()).then(None)
                              .otherwise(pl.col("depth")).alias("depth"))

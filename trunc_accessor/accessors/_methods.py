@@ -16,7 +16,7 @@ from ..names import Named, parse_many
 from ..registry import REGISTRY, Metric, method_doc, parse
 
 _COMMON = (("ties", "average"), ("by", None), ("queries", None), ("relevance_level", 1),
-           ("judged_only", False))
+           ("judged_only", False), ("undefined", "zero"))
 
 
 def _metric_method(metric: Metric):
@@ -44,7 +44,7 @@ def _metric_method(metric: Metric):
 
 
 def evaluate(self, qrels, metrics, *, ties="average", by=None, queries=None, relevance_level=1,
-             judged_only=False, names="as_written"):
+             judged_only=False, undefined="zero", names="as_written"):
     """Many metrics in one call, sharing one preparation (join, order, tie groups).
 
     Parameters
@@ -60,7 +60,13 @@ def evaluate(self, qrels, metrics, *, ties="average", by=None, queries=None, rel
     ties, by, queries, relevance_level
         As on every metric method.
     judged_only : bool, default False
-        Remove unjudged documents before scoring (trec_eval -J, condensed lists).
+        Remove documents without a judgment of grade ≥ 0 before scoring (trec_eval -J,
+        condensed lists).
+    undefined : {"zero", "nan"}, default "zero"
+        A value the metric leaves undefined (AP, nDCG or recall of a query with no relevant
+        document, …) is 0, as trec_eval, pytrec_eval, ir_measures and ranx give it, so that
+        the mean over queries is theirs; "nan": NaN (pandas) / null (Polars), left out of
+        means. Metrics defined everywhere (the terminal-document metrics) are unchanged.
     names : {"as_written", "canonical"}
         Column names: the names as written (a trec_eval cut-off list ``"P.5,10"`` gives
         ``P_5`` and ``P_10``), or this library's canonical labels (``"precision@10"``).
@@ -69,8 +75,7 @@ def evaluate(self, qrels, metrics, *, ties="average", by=None, queries=None, rel
     -------
     One wide per-query frame, a column per metric. pandas: a DataFrame indexed by qid (or
     by…, qid); Polars: key columns then metric columns. Two spellings of one metric are
-    computed once. The system score is the column mean (undefined values are left out);
-    see ``trunc_accessor.aggregate``.
+    computed once. The system score is the column mean; see ``trunc_accessor.aggregate``.
     """
     named = parse_many(metrics)
     if names == "canonical":
@@ -79,7 +84,8 @@ def evaluate(self, qrels, metrics, *, ties="average", by=None, queries=None, rel
     elif names != "as_written":
         raise InputError(f"names= must be 'as_written' or 'canonical', not {names!r}")
     return self._evaluate(qrels, named, single=False, ties=ties, by=by, queries=queries,
-                          relevance_level=relevance_level, judged_only=judged_only)
+                          relevance_level=relevance_level, judged_only=judged_only,
+                          undefined=undefined)
 
 
 def _measure(metric, params: dict):
@@ -117,7 +123,7 @@ def truncate_at(self, marker="NIL", *, by=None):
 
 
 def cutoff_curve(self, qrels, metric, *, max_depth=None, ties="average", by=None, queries=None,
-                 relevance_level=1, **params):
+                 relevance_level=1, undefined="zero", **params):
     """The metric at every cut-off of every ranking: long format (by…, qid, depth, value),
     depth 0 (the empty ranking) to n, computed in one kernel call over all prefixes.
 
@@ -125,21 +131,26 @@ def cutoff_curve(self, qrels, metric, *, max_depth=None, ties="average", by=None
     documents cannot stop between them); with "first"/"trec_eval" every position.
     ``metric``: a string (``"rbp_prime"``, ``"ndcg@10"``) or Measure, and ``**params`` its
     parameters. The work is Σ depth over cut-offs (quadratic in ranking length):
-    ``max_depth`` bounds it for long rankings."""
+    ``max_depth`` bounds it for long rankings. ``undefined``: as in ``evaluate`` ("zero": an
+    undefined value is 0; "nan": null/NaN)."""
     return self._curve(qrels, _measure(metric, params), optimal=False, max_depth=max_depth,
-                       ties=ties, by=by, queries=queries, relevance_level=relevance_level)
+                       ties=ties, by=by, queries=queries, relevance_level=relevance_level,
+                       undefined=undefined)
 
 
 def optimal_cutoff(self, qrels, metric, *, max_depth=None, ties="average", by=None,
-                   queries=None, relevance_level=1, **params):
+                   queries=None, relevance_level=1, undefined="zero", **params):
     """Per ranking, the cut-off depth that maximises the metric and the value there
     (Amigó, Mizzaro & Spina 2022, §4.2: the oracle truncation); ties between depths go to
     the shortest. pandas: a DataFrame indexed by qid (or by…, qid) with columns depth and
     value; Polars: key columns, depth, value. ``run.ir.truncate(best["depth"])`` (pandas) or
-    ``run.ir.truncate(best)`` (Polars) gives the oracle-truncated run. Rankings whose values
-    are all undefined get a missing depth (and are left whole by ``truncate``)."""
+    ``run.ir.truncate(best)`` (Polars) gives the oracle-truncated run. An undefined value
+    counts as 0 (``undefined="zero"``, so such a ranking's best depth is 0 when every value
+    is undefined); with ``undefined="nan"`` undefined values are never optimal and a ranking
+    whose values are all undefined gets a missing depth (and is left whole by ``truncate``)."""
     return self._curve(qrels, _measure(metric, params), optimal=True, max_depth=max_depth,
-                       ties=ties, by=by, queries=queries, relevance_level=relevance_level)
+                       ties=ties, by=by, queries=queries, relevance_level=relevance_level,
+                       undefined=undefined)
 
 
 def crp(self, qrels, *, depth=None, ties="average", by=None, queries=None, relevance_level=1):

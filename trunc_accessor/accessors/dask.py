@@ -338,9 +338,8 @@ def _merge(pieces: list, qrels, plan: _Plan, call: _Call, layout: _Layout,
         notes.merge(p.notes)
     _emit(notes.finish, plan.systems)
     cols = ran[0].cols
-    keys = [*cols.by, cols.run_qid]
     out = pl.concat([p.frame for p in ran], how="vertical_relaxed")
-    out = out.sort(keys, nulls_last=True, maintain_order=True)
+    out = frames.sort_results(out, cols.by, cols.run_qid)
     return call.pandas(out, cols)
 
 
@@ -509,15 +508,18 @@ class DaskIR:
 
     # ------------------------------------------------------------------ what _methods calls
     def _evaluate(self, qrels, named, *, single, by, queries, ties, relevance_level,
-                  judged_only):
+                  judged_only, undefined):
         call = _Call("evaluate", {"by": by, "ties": ties, "relevance_level": relevance_level,
-                                  "judged_only": judged_only}, named=tuple(named), single=single)
+                                  "judged_only": judged_only, "undefined": undefined},
+                     named=tuple(named), single=single)
         return self._lazy(qrels, call, queries)
 
-    def _curve(self, qrels, measure, *, optimal, max_depth, ties, by, queries, relevance_level):
+    def _curve(self, qrels, measure, *, optimal, max_depth, ties, by, queries, relevance_level,
+               undefined):
         call = _Call("optimal" if optimal else "curve",
                      {"max_depth": max_depth, "by": by, "ties": ties,
-                      "relevance_level": relevance_level}, measure=measure)
+                      "relevance_level": relevance_level, "undefined": undefined},
+                     measure=measure)
         return self._lazy(qrels, call, queries)
 
     def _crp(self, qrels, kind, *, depth, ties, by, queries, relevance_level):

@@ -38,10 +38,11 @@ class PandasIR:
         kept = truncation.truncate_frame(run.with_row_index(row), cols, depth, marker)[row]
         return self._frame.iloc[kept.to_numpy()]
 
-    def _curve(self, qrels, measure, *, optimal, max_depth, ties, by, queries, relevance_level):
+    def _curve(self, qrels, measure, *, optimal, max_depth, ties, by, queries, relevance_level,
+               undefined):
         curve, cols = engine.cutoff_curve(self._frame, qrels, measure, max_depth=max_depth, by=by,
                                           queries=queries, ties=ties,
-                                          relevance_level=relevance_level)
+                                          relevance_level=relevance_level, undefined=undefined)
         keys = [*cols.by, cols.run_qid]
         if optimal:
             return frames.to_pandas(truncation.optimal(curve, keys)).set_index(keys)

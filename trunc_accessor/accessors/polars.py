@@ -1,7 +1,7 @@
 """``DataFrame.ir`` and ``LazyFrame.ir`` for Polars.
 
 On a DataFrame the answer is a DataFrame: the key columns (by…, qid) and one Float64
-column per metric, null where the value is undefined. On a LazyFrame the answer is a
+column per metric (an undefined value is 0, or null with ``undefined="nan"``). On a LazyFrame the answer is a
 LazyFrame: column names and dtypes are checked when the method is called, and nothing is
 computed until it is collected. Then the run is read one batch of whole queries at a time
 (:mod:`trunc_accessor.batches`: only the run's needed columns, memory bounded by the batch,
@@ -13,7 +13,7 @@ import polars as pl
 
 from .. import batches, engine, frames, truncation
 from ..prepare import check_ties
-from ..registry import check_level
+from ..registry import check_bool, check_level, check_undefined, checked
 from ._methods import install
 
 
@@ -23,10 +23,10 @@ def _answer(run, qrels, named, **kw) -> pl.DataFrame:
 
 
 def _curve(run, qrels, measure, *, optimal, max_depth, ties, by, queries, relevance_level,
-           batch=None):
+           undefined, batch=None):
     curve, cols = engine.cutoff_curve(run, qrels, measure, max_depth=max_depth, by=by,
                                       queries=queries, ties=ties, relevance_level=relevance_level,
-                                      batch=batch)
+                                      undefined=undefined, batch=batch)
     return truncation.optimal(curve, [*cols.by, cols.run_qid]) if optimal else curve
 
 
@@ -80,12 +80,14 @@ class LazyPolarsIR(_Truncate):
         return cols, run_schema, kt
 
     def _lazy(self, qrels, columns: dict, answer, *, ties, by, queries, relevance_level,
-              judged_only=False):
+              judged_only=False, undefined="zero"):
         """A LazyFrame of the key columns and ``columns`` (name → dtype), checked now and
         computed, when collected, by ``answer(run, qrels, queries, batch)`` on each query
         batch of the run (:func:`trunc_accessor.batches.batched`)."""
         check_ties(ties)
         check_level(relevance_level)
+        check_undefined(undefined)
+        checked("judged_only", check_bool, judged_only)
         cols, run_schema, kt = self._schema(qrels, by, queries)
         frames.check_output_names(cols.by, cols.run_qid, columns)
         schema = frames.result_schema(run_schema, cols, kt, [])

@@ -178,8 +178,8 @@ def _spread(prep: Prepared, wt: Weights, seg, n, k, b, d) -> np.ndarray:
 
 @register("compat", params=(COMPAT_P, NORMALIZE), aliases=("compatibility",),
           citation=CLARKE + ".",
-          undefined="NaN (pandas) / null (Polars) when R = 0: there is no ideal ranking (the "
-                    "authors' script skips such queries; ir_measures reports 0). An empty "
+          undefined="Undefined when R = 0: there is no ideal ranking (the authors' script "
+                    "skips such queries; ir_measures reports 0). An empty "
                     "ranking with R > 0 scores 0.")
 def compat(prep: Prepared, level: float, p=0.95, normalize=True) -> np.ndarray:
     """Compatibility: rank-biased overlap of the ranking with the ideal ranking most like it,

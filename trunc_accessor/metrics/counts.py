@@ -95,8 +95,7 @@ def num_nonrel_judged_ret(prep: Prepared, level: float) -> np.ndarray:
 @register("judged", params=(K,), citation="ir_measures' Judged@k (MacAvaney et al., "
           "github.com/terrierteam/ir_measures, judged_provider.py, from OpenNIR); tie-aware "
           "as P@k (McSherry & Najork, ECIR 2008, §2.1).",
-          undefined="NaN (pandas) / null (Polars) for an empty ranking (0/0; ir_measures "
-                    "divides by zero there). R = 0 changes nothing.")
+          undefined="Undefined for an empty ranking (0/0). R = 0 changes nothing.")
 def judged(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Judgment rate: the fraction of the first k retrieved documents that the qrels judge.
 
@@ -119,7 +118,7 @@ def judged(prep: Prepared, level: float, k=None) -> np.ndarray:
 
 @register("unjudged", params=(K,), aliases=("unj",), citation=TREC_EVAL + ", m_unjudged.c "
           "(unj_k); tie-aware as P@k (McSherry & Najork, ECIR 2008, §2.1).",
-          undefined="With k: never undefined (0 for an empty ranking). With k=None: NaN/null "
+          undefined="With k: never undefined (0 for an empty ranking). With k=None: undefined "
                     "for an empty ranking (0/0). R = 0 changes nothing.")
 def unjudged(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Unjudged rate at k, trec_eval's ``unj_k``: the retrieved documents among the first k

@@ -6,8 +6,8 @@ relevant, R relevant in the qrels. No order enters, so ties change nothing. rela
 depends only on the number of relevant documents in the first k, whose mean over tie
 orders is P@k's (McSherry & Najork §2.1).
 
-Where trec_eval prints 0 for a 0/0 (R = 0; an empty ranking under -c) we return NaN/null
-(SPEC §4), as ``precision`` and ``recall`` do.
+A 0/0 (R = 0; an empty ranking) is undefined: the kernels return NaN and a call gives 0, as
+trec_eval prints, unless ``undefined="nan"`` is asked for.
 """
 from __future__ import annotations
 
@@ -22,8 +22,7 @@ SETS = TREC_EVAL + ", "
 
 
 @register("set_precision", citation=SETS + "m_set_P.c.",
-          undefined="NaN (pandas) / null (Polars) for an empty ranking (0/0); trec_eval -c "
-                    "prints 0. R = 0 gives 0.")
+          undefined="Undefined for an empty ranking (0/0). R = 0 gives 0.")
 def set_precision(prep: Prepared, level: float) -> np.ndarray:
     """Set precision: relevant retrieved / retrieved, a / n (trec_eval ``set_P``; the same
     as ``precision`` with k=None).
@@ -36,8 +35,7 @@ def set_precision(prep: Prepared, level: float) -> np.ndarray:
 
 
 @register("set_recall", citation=SETS + "m_set_recall.c.",
-          undefined="NaN (pandas) / null (Polars) when R = 0; left out of means (trec_eval "
-                    "prints 0). An empty ranking with R > 0 scores 0.")
+          undefined="Undefined when R = 0. An empty ranking with R > 0 scores 0.")
 def set_recall(prep: Prepared, level: float) -> np.ndarray:
     """Set recall: relevant retrieved / relevant, a / R (trec_eval ``set_recall``; the same
     as ``recall`` with k=None).
@@ -55,7 +53,7 @@ BETA = Param("beta", 1.0, check_positive,
 
 @register("set_f", params=(BETA,), citation=SETS + "m_set_F.c (van Rijsbergen, 'Information "
           "Retrieval', Butterworths, 1979, the E measure).",
-          undefined="NaN (pandas) / null (Polars) only for an empty ranking of a query with "
+          undefined="Undefined only for an empty ranking of a query with "
                     "R = 0 (0/0); otherwise 0 when nothing relevant is retrieved (also R = 0, "
                     "and the empty ranking), as trec_eval.")
 def set_f(prep: Prepared, level: float, beta=1.0) -> np.ndarray:
@@ -79,8 +77,8 @@ def set_f(prep: Prepared, level: float, beta=1.0) -> np.ndarray:
 
 @register("set_ap", aliases=("set_map",), citation=SETS + "m_set_map.c (formerly "
           "exact_unranked_avg_prec).",
-          undefined="NaN (pandas) / null (Polars) when R = 0; left out of means (trec_eval "
-                    "prints 0). An empty ranking with R > 0 scores 0 (nothing found).")
+          undefined="Undefined when R = 0. An empty ranking with R > 0 scores 0 (nothing "
+                    "found).")
 def set_ap(prep: Prepared, level: float) -> np.ndarray:
     """Set (unranked) average precision, trec_eval's ``set_map``: a² / (n·R), the set
     precision times the set recall.
@@ -101,8 +99,7 @@ def set_ap(prep: Prepared, level: float) -> np.ndarray:
 
 @register("set_relative_precision", aliases=("set_relative_p",),
           citation=SETS + "m_set_rel_P.c (formerly exact_relative_prec).",
-          undefined="NaN (pandas) / null (Polars) when R = 0 and for an empty ranking (0/0; "
-                    "trec_eval prints 0).")
+          undefined="Undefined when R = 0 and for an empty ranking (0/0).")
 def set_relative_precision(prep: Prepared, level: float) -> np.ndarray:
     """Relative set precision, trec_eval's ``set_relative_P``: a / min(n, R), the set
     precision divided by the largest precision a set of n documents could have (set recall
@@ -119,8 +116,8 @@ def set_relative_precision(prep: Prepared, level: float) -> np.ndarray:
 @register("relative_precision", params=(K,), aliases=("relative_p",),
           citation=SETS + "m_rel_P.c (relative_P_k); tie-aware as P@k (McSherry & Najork, "
           "ECIR 2008, §2.1).",
-          undefined="NaN (pandas) / null (Polars) when R = 0 (trec_eval prints 0). With k: "
-                    "an empty ranking with R > 0 scores 0; with k=None it is 0/0, NaN.")
+          undefined="Undefined when R = 0. With k: an empty ranking with R > 0 scores 0; "
+                    "with k=None it is 0/0, undefined.")
 def relative_precision(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Relative precision at k, trec_eval's ``relative_P_k``: the relevant documents in the
     first k divided by min(k, R), the most that k documents can hold: P@k up to k = R, R@k

@@ -31,8 +31,7 @@ from ._combinatorics import comb_ratio, log_factorials
 
 MCSHERRY = ("McSherry & Najork, 'Computing IR performance measures efficiently in the "
             "presence of tied scores', ECIR 2008")
-UNDEF_R0 = ("NaN (pandas) / null (Polars) when R = 0; left out of means. An empty ranking "
-            "with R > 0 scores 0.")
+UNDEF_R0 = "Undefined when R = 0. An empty ranking with R > 0 scores 0."
 
 
 def _nan_where(values: np.ndarray, undefined: np.ndarray) -> np.ndarray:
@@ -57,7 +56,7 @@ def relevant_retrieved(prep: Prepared, level: float, k=None) -> np.ndarray:
 
 
 @register("precision", params=(K,), aliases=("p", "prec"), citation=MCSHERRY + ", §2.1.",
-          undefined="With k=None: NaN/null for an empty ranking (0/0). With k: never undefined "
+          undefined="With k=None: undefined for an empty ranking (0/0). With k: never undefined "
                     "(0 for an empty ranking). R = 0 gives 0 (nothing can be relevant).")
 def precision(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Precision: relevant documents in the first k positions, divided by k.
@@ -91,7 +90,7 @@ def recall(prep: Prepared, level: float, k=None) -> np.ndarray:
 
 
 @register("f1", params=(K,), citation=MCSHERRY + ", §2.3.",
-          undefined="With k=None: NaN/null when the ranking is empty and R = 0 (0/0). "
+          undefined="With k=None: undefined when the ranking is empty and R = 0 (0/0). "
                     "R = 0 otherwise gives 0.")
 def f1(prep: Prepared, level: float, k=None) -> np.ndarray:
     """F1: harmonic mean of precision and recall, 2·rel_ret / (k + R).
@@ -337,8 +336,8 @@ def dcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0) -> np.nd
 
 @register("ndcg", params=(K, GAINS, LOG_BASE), aliases=("ndcg_cut",),
           citation=MCSHERRY + ", §2.6; " + DCG_SOURCES + ".",
-          undefined="NaN/null when the ideal DCG is 0 (no judged document with positive "
-                    "gain, e.g. R = 0); left out of means. trec_eval reports 0 there. "
+          undefined="Undefined when the ideal DCG is 0 (no judged document with positive "
+                    "gain, e.g. R = 0). "
                     "An empty ranking with R > 0 scores 0.")
 def ndcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0) -> np.ndarray:
     """Normalised DCG: DCG@k divided by the DCG@k of the ideal ranking of the qid's judged
@@ -383,7 +382,7 @@ def _sum_min(a: np.ndarray, u: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 @register("bpref", citation="Buckley & Voorhees, 'Retrieval evaluation with incomplete "
           "information', SIGIR 2004 (trec_eval's form); tie-aware form derived here.",
-          undefined=UNDEF_R0 + " trec_eval reports 0 there.")
+          undefined=UNDEF_R0)
 def bpref(prep: Prepared, level: float) -> np.ndarray:
     """Binary preference: (1/R) Σ_{relevant retrieved d} (1 − min(N_d, R) / min(R, N)),
     N_d the judged non-relevant documents ranked above d, N those in the qrels

@@ -32,7 +32,8 @@ Per query, with relevant ⇔ grade ≥ relevance_level and RB = R (the recall ba
   grade). For L ≥ 2·RB these are the paper's full-scale spaces; for shorter (truncated)
   rankings they keep σ± in [0, 1]. A maximum space of 0 gives a ratio of 1. σ is the
   harmonic mean of σ⁺ and σ⁻ (0 when either is 0), τ = (ρ + σ) / 2 (Definition 6).
-* R = 0: every quantity is undefined (NaN/null). An empty ranking (n = 0 and no ``depth``)
+* R = 0: every quantity is undefined (0 by default, NaN/null with ``undefined="nan"``; the
+  CRP frame's rp and crp are null). An empty ranking (n = 0 and no ``depth``)
   with R > 0 is scored as the worst run, which is what ``depth=`` makes of it: ρ = 0,
   σ⁻ = 0, σ = 0, τ = 0, σ⁺ = 1 (and its archetype is "worst").
 
@@ -59,7 +60,7 @@ FERRO = ("Ferro, Silvello, Keskustalo, Pirkola & Järvelin, 'The Twist measure f
 DEPTH = Param("depth", None, check_k,
               "run length N: a shorter ranking is padded with non-relevant documents and a "
               "longer one cut to N, as MATTERS does (it uses 1000); None: the ranking's length")
-UNDEFINED = ("NaN (pandas) / null (Polars) when R = 0 (no recall base); left out of means. "
+UNDEFINED = ("Undefined when R = 0 (no recall base). "
              "An empty ranking with R > 0 is the worst run: ρ = σ⁻ = σ = τ = 0, σ⁺ = 1.")
 ARCHETYPES = ("ideal", "worst", "full-scale", "excellent", "ups-and-downs", "typical A",
               "typical B")
