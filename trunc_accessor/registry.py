@@ -184,6 +184,7 @@ class Metric:
     citation: str
     doc: str
     undefined: str = ""
+    user: bool = False  # declared by a user (trunc_accessor.define), not by the library
 
     def measure(self, **params) -> Measure:
         known = {p.name: p for p in self.params}
@@ -257,14 +258,15 @@ _ALIASES: dict[str, str] = {}
 
 
 def register(name: str, *, params: tuple[Param, ...] = (), aliases: tuple[str, ...] = (),
-             citation: str = "", undefined: str = ""):
-    """Declare a metric; the decorated function is its kernel and its docstring the doc."""
+             citation: str = "", undefined: str = "", user: bool = False):
+    """Declare a metric; the decorated function is its kernel and its docstring the doc
+    (``user``: declared through :func:`trunc_accessor.user_metrics.define`)."""
 
     def deco(kernel):
         doc = (kernel.__doc__ or "").strip()
         metric = Metric(name=name, kernel=kernel, params=params, aliases=aliases,
                         summary=doc.splitlines()[0] if doc else name, citation=citation,
-                        doc=doc, undefined=undefined)
+                        doc=doc, undefined=undefined, user=user)
         if name in REGISTRY:
             raise RuntimeError(f"metric {name!r} registered twice")
         REGISTRY[name] = metric
@@ -273,6 +275,14 @@ def register(name: str, *, params: tuple[Param, ...] = (), aliases: tuple[str, .
         return kernel
 
     return deco
+
+
+def unregister(name: str) -> None:
+    """Remove a user-declared metric and its aliases (to declare it again)."""
+    metric = REGISTRY.pop(name)
+    for a in (metric.name, *metric.aliases):
+        if _ALIASES.get(a.lower()) == name:
+            del _ALIASES[a.lower()]
 
 
 def get_metric(name: str) -> Metric:

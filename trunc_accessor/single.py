@@ -55,3 +55,15 @@ for _name, _metric in REGISTRY.items():
     globals()[_name] = _make(_metric)
 
 __all__ = list(REGISTRY)
+
+
+def __getattr__(name: str):
+    """A metric declared after import (:func:`trunc_accessor.user_metrics.define`); a metric
+    declared again gets its new definition."""
+    if name in REGISTRY:
+        return _make(REGISTRY[name])
+    raise AttributeError(f"module 'trunc_accessor.single' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(REGISTRY))

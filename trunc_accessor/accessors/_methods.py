@@ -231,7 +231,18 @@ def overlap(self, other, k):
     return _overlap(_eager(self._frame), _eager(other), k)
 
 
+_INSTALLED: list[type] = []  # the frontend classes, for metrics declared later
+
+
+def add_metric(metric: Metric) -> None:
+    """Give every frontend class built so far the method of ``metric`` (a user metric
+    declared after import: :func:`trunc_accessor.user_metrics.define`)."""
+    for cls in _INSTALLED:
+        setattr(cls, metric.name, _metric_method(metric))
+
+
 def install(cls):
+    _INSTALLED.append(cls)
     cls.evaluate = evaluate
     cls.truncate = truncate
     cls.truncate_at = truncate_at
