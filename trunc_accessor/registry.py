@@ -184,7 +184,8 @@ class Metric:
     citation: str
     doc: str
     undefined: str = ""
-    user: bool = False  # declared by a user (trunc_accessor.define), not by the library
+    user: bool = False  # declared by a user (trunc_accessor.user_metrics), not the library
+    ties: str = ""  # what ties="average" computes: the closed form, or why it is refused
 
     def measure(self, **params) -> Measure:
         known = {p.name: p for p in self.params}
@@ -258,15 +259,16 @@ _ALIASES: dict[str, str] = {}
 
 
 def register(name: str, *, params: tuple[Param, ...] = (), aliases: tuple[str, ...] = (),
-             citation: str = "", undefined: str = "", user: bool = False):
+             citation: str = "", undefined: str = "", user: bool = False, ties: str = ""):
     """Declare a metric; the decorated function is its kernel and its docstring the doc
-    (``user``: declared through :func:`trunc_accessor.user_metrics.define`)."""
+    (``user``: declared through :func:`trunc_accessor.user_metrics.define`; ``ties``: what
+    the default ``ties="average"`` computes)."""
 
     def deco(kernel):
         doc = (kernel.__doc__ or "").strip()
         metric = Metric(name=name, kernel=kernel, params=params, aliases=aliases,
                         summary=doc.splitlines()[0] if doc else name, citation=citation,
-                        doc=doc, undefined=undefined, user=user)
+                        doc=doc, undefined=undefined, user=user, ties=ties)
         if name in REGISTRY:
             raise RuntimeError(f"metric {name!r} registered twice")
         REGISTRY[name] = metric
@@ -428,6 +430,8 @@ class _Doc:
             "pandas: Series indexed by qid (or by…, qid) named after the metric;",
             "Polars: frame with the key columns and one Float64 column named after the metric.",
         ]
+        if m.ties:
+            lines += ["", "Ties", "----", m.ties]
         if m.undefined:
             lines += ["", "Undefined values", "----------------", m.undefined]
             if not m.undefined.startswith("Never undefined"):

@@ -43,6 +43,9 @@ from .registry import (
 )
 
 MAX_ARRANGEMENTS = 10_000  # per ranking, for a per-ranking function under ties="average"
+PER_RANKING_TIES = (f"Exact: the mean of the function over every distinct order of the tie "
+                    f"groups that hold different grades, by enumeration (at most "
+                    f"{MAX_ARRANGEMENTS:,} orders per ranking, else an error).")
 
 
 def _check_real(x):
@@ -192,7 +195,7 @@ def _per_ranking_kernel(function: Callable, name: str) -> Callable:
 
 def define(function: Callable, name: str, *, params=None, aliases: Sequence[str] = (),
            citation: str = "", undefined: str = "", doc: str | None = None,
-           vectorised: bool = False):
+           ties: str | None = None, vectorised: bool = False):
     """Register a metric of your own (see the module docstring for the two kinds of
     ``function``); returns the registered :class:`trunc_accessor.registry.Metric`.
 
@@ -201,7 +204,8 @@ def define(function: Callable, name: str, *, params=None, aliases: Sequence[str]
     number or None"), or a sequence of ``trunc_accessor.registry.Param`` with checks of
     your own. ``aliases``: other names (case-insensitive). ``undefined``: when the value
     is undefined (say "Never undefined: …" if it never is). ``doc``: the docstring
-    (default: the function's). Defining a name again replaces your earlier definition (a
+    (default: the function's). ``ties``: what ``ties="average"`` computes, for the docs
+    (default for a per-ranking function: the enumeration it does). Defining a name again replaces your earlier definition (a
     notebook cell run twice); a built-in name is refused.
 
     >>> import trunc_accessor as ta
@@ -234,7 +238,8 @@ def define(function: Callable, name: str, *, params=None, aliases: Sequence[str]
     text = doc if doc is not None else (inspect.getdoc(function) or f"User-defined metric {name}.")
     kernel.__doc__ = text
     register(name, params=declared, aliases=tuple(aliases), citation=citation,
-             undefined=undefined, user=True)(kernel)
+             undefined=undefined, user=True,
+             ties=ties if ties is not None else "" if vectorised else PER_RANKING_TIES)(kernel)
     _install(name)
     return REGISTRY[name]
 

@@ -417,7 +417,12 @@ def _harmonic(n: np.ndarray) -> np.ndarray:
 @register("err", params=(K, STOP_MAX_GRADE), aliases=("expected_reciprocal_rank",),
           citation=CHAPELLE + " (ERR with R(g) = (2^g − 1)/2^g_max); " + TIES_NOTE + ".",
           undefined="Never undefined: 0 for an empty ranking and for a ranking with no "
-                    "positive grade (e.g. R = 0 with the default relevance_level).")
+                    "positive grade (e.g. R = 0 with the default relevance_level).",
+          ties=("Exact: the mean over a group's orders depends only on its multiset of stopping "
+                "probabilities x; the group stops at offset s with probability ē_s − ē_{s+1}, ē_s "
+                "= e_s(1 − x)/C(m, s) (the mean elementary symmetric polynomials of 1 − x over its"
+                " m documents), times the probability of passing the earlier groups: a stable "
+                "O(m·r) recurrence, never an enumeration."))
 def err(prep: Prepared, level: float, k=None, max_grade=None) -> np.ndarray:
     """Expected reciprocal rank: ERR@k = Σ_{i≤k} (1/i) x_i Π_{j<i} (1 − x_j).
 
@@ -440,7 +445,12 @@ def err(prep: Prepared, level: float, k=None, max_grade=None) -> np.ndarray:
           citation=LIU + ", eq. (1) (terminal document, applied to ERR as SPEC §6); "
           + CHAPELLE + "; " + TIES_NOTE + ".",
           undefined="Never undefined: the empty ranking scores r_t (1 if R = 0, else 0); "
-                    "a nil-answer query (R = 0) gives r_t = 1.")
+                    "a nil-answer query (R = 0) gives r_t = 1.",
+          ties=("Exact: the mean over a group's orders depends only on its multiset of stopping "
+                "probabilities x; the group stops at offset s with probability ē_s − ē_{s+1}, ē_s "
+                "= e_s(1 − x)/C(m, s) (the mean elementary symmetric polynomials of 1 − x over its"
+                " m documents), times the probability of passing the earlier groups: a stable "
+                "O(m·r) recurrence, never an enumeration. The terminal term is order-free."))
 def err_prime(prep: Prepared, level: float, graded=False, max_grade=None, depth=None) -> np.ndarray:
     """ERR': ERR of the ranking extended by a terminal document at position n + 1 whose
     stopping probability is r_t (Liu et al. eq. 1):
@@ -470,7 +480,12 @@ def err_prime(prep: Prepared, level: float, graded=False, max_grade=None, depth=
           citation=AMIGO + ", §3.3 (RBU); the effort per inspected document as there; "
           + TIES_NOTE + ".",
           undefined="Never undefined: 0 for an empty ranking; −e(1 − p^n) when nothing "
-                    "retrieved has a positive grade (e.g. R = 0 with the default relevance_level).")
+                    "retrieved has a positive grade (e.g. R = 0 with the default relevance_level).",
+          ties=("Exact: the mean over a group's orders depends only on its multiset of stopping "
+                "probabilities x; the group stops at offset s with probability ē_s − ē_{s+1}, ē_s "
+                "= e_s(1 − x)/C(m, s) (the mean elementary symmetric polynomials of 1 − x over its"
+                " m documents), times the probability of passing the earlier groups: a stable "
+                "O(m·r) recurrence, never an enumeration."))
 def rbu(prep: Prepared, level: float, p=0.8, e=0.05, max_grade=None) -> np.ndarray:
     """Rank-biased utility: RBU = (1 − p) Σ_{i≤n} p^(i−1) (x_i Π_{j<i}(1 − x_j) − e).
 
@@ -494,7 +509,12 @@ def rbu(prep: Prepared, level: float, p=0.8, e=0.05, max_grade=None) -> np.ndarr
           citation=AMIGO + ", §3.3 (ERRU); " + CHAPELLE + "; " + TIES_NOTE + ".",
           undefined="Never undefined: 0 for an empty ranking; −e·H_n (H_n = Σ_{i≤n} 1/i) "
                     "when nothing retrieved has a positive grade (e.g. R = 0 with the default "
-                    "relevance_level).")
+                    "relevance_level).",
+          ties=("Exact: the mean over a group's orders depends only on its multiset of stopping "
+                "probabilities x; the group stops at offset s with probability ē_s − ē_{s+1}, ē_s "
+                "= e_s(1 − x)/C(m, s) (the mean elementary symmetric polynomials of 1 − x over its"
+                " m documents), times the probability of passing the earlier groups: a stable "
+                "O(m·r) recurrence, never an enumeration."))
 def erru(prep: Prepared, level: float, e=0.05, max_grade=None) -> np.ndarray:
     """ERR with effort: ERRU = Σ_{i≤n} (1/i) (x_i Π_{j<i}(1 − x_j) − e) = ERR − e·H_n.
 

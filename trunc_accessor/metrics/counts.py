@@ -21,7 +21,8 @@ from .standard import _in_cut, _safe_div, relevant_retrieved
 
 
 @register("num_ret", citation=TREC_EVAL + ", m_num_ret.c.",
-          undefined="Never undefined: 0 for an empty ranking; R = 0 changes nothing.")
+          undefined="Never undefined: 0 for an empty ranking; R = 0 changes nothing.",
+          ties=("Order-free: no order of tied documents changes the value."))
 def num_ret(prep: Prepared, level: float) -> np.ndarray:
     """Number of retrieved documents n (trec_eval ``num_ret``; trec_eval sums it over
     queries in its summary line).
@@ -35,7 +36,8 @@ def num_ret(prep: Prepared, level: float) -> np.ndarray:
 
 @register("num_q", citation=TREC_EVAL + ", m_num_q.c.",
           undefined="Never undefined: 1 for every scored query, an empty ranking and R = 0 "
-                    "included.")
+                    "included.",
+          ties=("Order-free: no order of tied documents changes the value."))
 def num_q(prep: Prepared, level: float) -> np.ndarray:
     """Number of queries: 1 per scored query, so that its sum over queries (trec_eval's
     ``num_q`` summary, what ``aggregate`` gives for this column) counts them; an empty
@@ -49,7 +51,8 @@ def num_q(prep: Prepared, level: float) -> np.ndarray:
 
 
 @register("num_rel", citation=TREC_EVAL + ", m_num_rel.c.",
-          undefined="Never undefined: 0 when R = 0; an empty ranking has the R of its query.")
+          undefined="Never undefined: 0 when R = 0; an empty ranking has the R of its query.",
+          ties=("Order-free: no order of tied documents changes the value."))
 def num_rel(prep: Prepared, level: float) -> np.ndarray:
     """Number of relevant documents R: the query's judged documents with grade ≥
     relevance_level, retrieved or not (trec_eval ``num_rel``).
@@ -63,7 +66,9 @@ def num_rel(prep: Prepared, level: float) -> np.ndarray:
 
 @register("num_rel_ret", params=(K,), citation=TREC_EVAL + ", m_num_rel_ret.c; with k, "
           "ranx's hits@k, tie-aware as P@k (McSherry & Najork, ECIR 2008, §2.1).",
-          undefined="Never undefined: 0 for an empty ranking and when R = 0.")
+          undefined="Never undefined: 0 for an empty ranking and when R = 0.",
+          ties=("Exact, as precision@k: a tie group cut by the cut-off counts the share (k − t)/n "
+                "of its documents (t positions before the group, n documents in it)."))
 def num_rel_ret(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Number of relevant documents retrieved, within the first k if given (trec_eval
     ``num_rel_ret``; with k, ranx's ``hits@k``). Tie-aware: the group cut at k contributes
@@ -77,7 +82,8 @@ def num_rel_ret(prep: Prepared, level: float, k=None) -> np.ndarray:
 
 
 @register("num_nonrel_judged_ret", citation=TREC_EVAL + ", m_num_nonrel_judged_ret.c.",
-          undefined="Never undefined: 0 for an empty ranking; R = 0 changes nothing.")
+          undefined="Never undefined: 0 for an empty ranking; R = 0 changes nothing.",
+          ties=("Order-free: no order of tied documents changes the value."))
 def num_nonrel_judged_ret(prep: Prepared, level: float) -> np.ndarray:
     """Number of judged non-relevant documents retrieved: grade ≥ 0 and < relevance_level
     (trec_eval ``num_nonrel_judged_ret``; unjudged documents and negative grades, trec_eval's
@@ -95,7 +101,9 @@ def num_nonrel_judged_ret(prep: Prepared, level: float) -> np.ndarray:
 @register("judged", params=(K,), citation="ir_measures' Judged@k (MacAvaney et al., "
           "github.com/terrierteam/ir_measures, judged_provider.py, from OpenNIR); tie-aware "
           "as P@k (McSherry & Najork, ECIR 2008, §2.1).",
-          undefined="Undefined for an empty ranking (0/0). R = 0 changes nothing.")
+          undefined="Undefined for an empty ranking (0/0). R = 0 changes nothing.",
+          ties=("Exact, as precision@k: a tie group cut by the cut-off counts the share (k − t)/n "
+                "of its documents (t positions before the group, n documents in it)."))
 def judged(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Judgment rate: the fraction of the first k retrieved documents that the qrels judge.
 
@@ -119,7 +127,9 @@ def judged(prep: Prepared, level: float, k=None) -> np.ndarray:
 @register("unjudged", params=(K,), aliases=("unj",), citation=TREC_EVAL + ", m_unjudged.c "
           "(unj_k); tie-aware as P@k (McSherry & Najork, ECIR 2008, §2.1).",
           undefined="With k: never undefined (0 for an empty ranking). With k=None: undefined "
-                    "for an empty ranking (0/0). R = 0 changes nothing.")
+                    "for an empty ranking (0/0). R = 0 changes nothing.",
+          ties=("Exact, as precision@k: a tie group cut by the cut-off counts the share (k − t)/n "
+                "of its documents (t positions before the group, n documents in it)."))
 def unjudged(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Unjudged rate at k, trec_eval's ``unj_k``: the retrieved documents among the first k
     that are not in the qrels or have a negative grade (trec_eval's "in the pool but

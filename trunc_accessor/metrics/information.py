@@ -93,7 +93,9 @@ def _check_size(prep: Prepared, positive_judged: np.ndarray, positive_retrieved:
                    "OIE_G(S) = H(S) + H(G) − βH(S,G)); ties as one rank of the observational "
                    "relation (module docstring).",
           undefined="Never undefined: 0 for an empty ranking of a query with no judged "
-                    "document of positive grade; for R = 0 every retrieved document lowers it.")
+                    "document of positive grade; for R = 0 every retrieved document lowers it.",
+          ties=("A tie group is one rank: OIE's 'unanimously outscored' relation treats tied "
+                "documents as equally ranked, which is the measure's own reading of a tie."))
 def oie(prep: Prepared, level: float, collection_size=20000, beta=1.05) -> np.ndarray:
     """Observational information effectiveness, OIE = H(S) + H(G) − β·H(S,G) (Amigó et al.
     SIGIR 2022, §3.4; SPEC §8): the information the ranking and the judgments give about the

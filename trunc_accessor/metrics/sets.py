@@ -22,7 +22,8 @@ SETS = TREC_EVAL + ", "
 
 
 @register("set_precision", citation=SETS + "m_set_P.c.",
-          undefined="Undefined for an empty ranking (0/0). R = 0 gives 0.")
+          undefined="Undefined for an empty ranking (0/0). R = 0 gives 0.",
+          ties=("Order-free: no order of tied documents changes the value."))
 def set_precision(prep: Prepared, level: float) -> np.ndarray:
     """Set precision: relevant retrieved / retrieved, a / n (trec_eval ``set_P``; the same
     as ``precision`` with k=None).
@@ -35,7 +36,8 @@ def set_precision(prep: Prepared, level: float) -> np.ndarray:
 
 
 @register("set_recall", citation=SETS + "m_set_recall.c.",
-          undefined="Undefined when R = 0. An empty ranking with R > 0 scores 0.")
+          undefined="Undefined when R = 0. An empty ranking with R > 0 scores 0.",
+          ties=("Order-free: no order of tied documents changes the value."))
 def set_recall(prep: Prepared, level: float) -> np.ndarray:
     """Set recall: relevant retrieved / relevant, a / R (trec_eval ``set_recall``; the same
     as ``recall`` with k=None).
@@ -55,7 +57,8 @@ BETA = Param("beta", 1.0, check_positive,
           "Retrieval', Butterworths, 1979, the E measure).",
           undefined="Undefined only for an empty ranking of a query with "
                     "R = 0 (0/0); otherwise 0 when nothing relevant is retrieved (also R = 0, "
-                    "and the empty ranking), as trec_eval.")
+                    "and the empty ranking), as trec_eval.",
+          ties=("Order-free: no order of tied documents changes the value."))
 def set_f(prep: Prepared, level: float, beta=1.0) -> np.ndarray:
     """Set F measure, trec_eval's ``set_F``: (1 + β)·P·R / (β·P + R) = (1 + β)·a / (β·R + n).
 
@@ -78,7 +81,8 @@ def set_f(prep: Prepared, level: float, beta=1.0) -> np.ndarray:
 @register("set_ap", aliases=("set_map",), citation=SETS + "m_set_map.c (formerly "
           "exact_unranked_avg_prec).",
           undefined="Undefined when R = 0. An empty ranking with R > 0 scores 0 (nothing "
-                    "found).")
+                    "found).",
+          ties=("Order-free: no order of tied documents changes the value."))
 def set_ap(prep: Prepared, level: float) -> np.ndarray:
     """Set (unranked) average precision, trec_eval's ``set_map``: a² / (n·R), the set
     precision times the set recall.
@@ -99,7 +103,8 @@ def set_ap(prep: Prepared, level: float) -> np.ndarray:
 
 @register("set_relative_precision", aliases=("set_relative_p",),
           citation=SETS + "m_set_rel_P.c (formerly exact_relative_prec).",
-          undefined="Undefined when R = 0 and for an empty ranking (0/0).")
+          undefined="Undefined when R = 0 and for an empty ranking (0/0).",
+          ties=("Order-free: no order of tied documents changes the value."))
 def set_relative_precision(prep: Prepared, level: float) -> np.ndarray:
     """Relative set precision, trec_eval's ``set_relative_P``: a / min(n, R), the set
     precision divided by the largest precision a set of n documents could have (set recall
@@ -117,7 +122,9 @@ def set_relative_precision(prep: Prepared, level: float) -> np.ndarray:
           citation=SETS + "m_rel_P.c (relative_P_k); tie-aware as P@k (McSherry & Najork, "
           "ECIR 2008, §2.1).",
           undefined="Undefined when R = 0. With k: an empty ranking with R > 0 scores 0; "
-                    "with k=None it is 0/0, undefined.")
+                    "with k=None it is 0/0, undefined.",
+          ties=("Exact, as precision@k: a tie group cut by the cut-off counts the share (k − t)/n "
+                "of its documents (t positions before the group, n documents in it)."))
 def relative_precision(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Relative precision at k, trec_eval's ``relative_P_k``: the relevant documents in the
     first k divided by min(k, R), the most that k documents can hold: P@k up to k = R, R@k

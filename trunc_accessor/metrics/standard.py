@@ -57,7 +57,10 @@ def relevant_retrieved(prep: Prepared, level: float, k=None) -> np.ndarray:
 
 @register("precision", params=(K,), aliases=("p", "prec"), citation=MCSHERRY + ", §2.1.",
           undefined="With k=None: undefined for an empty ranking (0/0). With k: never undefined "
-                    "(0 for an empty ranking). R = 0 gives 0 (nothing can be relevant).")
+                    "(0 for an empty ranking). R = 0 gives 0 (nothing can be relevant).",
+          ties=("Exact (McSherry & Najork 2008, §2.1): a tie group cut by the cut-off k "
+                "contributes (k − t)·r/n relevant documents (t positions before the group, n "
+                "documents in it, r relevant)."))
 def precision(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Precision: relevant documents in the first k positions, divided by k.
 
@@ -75,7 +78,9 @@ def precision(prep: Prepared, level: float, k=None) -> np.ndarray:
     return num / k
 
 
-@register("recall", params=(K,), aliases=("r",), citation=MCSHERRY + ", §2.2.", undefined=UNDEF_R0)
+@register("recall", params=(K,), aliases=("r",), citation=MCSHERRY + ", §2.2.", undefined=UNDEF_R0,
+          ties=("Exact, as precision@k: a tie group cut by the cut-off counts the share (k − t)/n "
+                "of its documents (t positions before the group, n documents in it)."))
 def recall(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Recall: relevant documents in the first k positions, divided by R.
 
@@ -91,7 +96,9 @@ def recall(prep: Prepared, level: float, k=None) -> np.ndarray:
 
 @register("f1", params=(K,), citation=MCSHERRY + ", §2.3.",
           undefined="With k=None: undefined when the ranking is empty and R = 0 (0/0). "
-                    "R = 0 otherwise gives 0.")
+                    "R = 0 otherwise gives 0.",
+          ties=("Exact, as precision@k: a tie group cut by the cut-off counts the share (k − t)/n "
+                "of its documents (t positions before the group, n documents in it)."))
 def f1(prep: Prepared, level: float, k=None) -> np.ndarray:
     """F1: harmonic mean of precision and recall, 2·rel_ret / (k + R).
 
@@ -109,7 +116,9 @@ def f1(prep: Prepared, level: float, k=None) -> np.ndarray:
 
 @register("success", params=(K,), aliases=("s", "success_at"),
           citation=MCSHERRY + " (the hypergeometric form is ours, derived as in §2.5).",
-          undefined="Never undefined: 0 for an empty ranking and when R = 0.")
+          undefined="Never undefined: 0 for an empty ranking and when R = 0.",
+          ties=("Exact: a group of n documents holding r relevant ones, s of whose positions lie "
+                "within the cut-off, shows one of them with probability 1 − C(n − r, s)/C(n, s)."))
 def success(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Success: 1 if a relevant document is in the first k positions, else 0.
 
@@ -143,7 +152,10 @@ def success(prep: Prepared, level: float, k=None) -> np.ndarray:
 
 
 @register("ap", params=(K,), aliases=("map", "average_precision", "map_cut"),
-          citation=MCSHERRY + ", §2.4.", undefined=UNDEF_R0)
+          citation=MCSHERRY + ", §2.4.", undefined=UNDEF_R0,
+          ties=("Exact, closed form of McSherry & Najork 2008, §2.4: position j of tie group i "
+                "contributes (r_i/n_i)·(R_i + (j − t_i − 1)(r_i − 1)/(n_i − 1) + 1)/j, R_i the "
+                "relevant documents before the group."))
 def ap(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Average precision: the mean over the R relevant documents of the precision at their
     positions, retrieved ones within the first k only (trec_eval ``map``, ``map_cut_k``).
@@ -190,7 +202,10 @@ def precision_sum(prep: Prepared, gains: np.ndarray, k=None) -> np.ndarray:
 @register("rr", params=(K,), aliases=("mrr", "recip_rank", "reciprocal_rank"),
           citation=MCSHERRY + ", §2.5.",
           undefined="Never undefined: 0 when no relevant document is retrieved (also R = 0 "
-                    "and the empty ranking), as trec_eval.")
+                    "and the empty ranking), as trec_eval.",
+          ties=("Exact (McSherry & Najork 2008, §2.5): the first relevant document of a group of n"
+                " documents holding r relevant ones sits at offset x with probability C(n − x, r −"
+                " 1)/C(n, r)."))
 def rr(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Reciprocal rank of the first relevant document within the first k, else 0
     (trec_eval ``recip_rank``).
@@ -315,7 +330,10 @@ DCG_SOURCES = ("Järvelin & Kekäläinen, 'Cumulated gain-based evaluation of IR
 @register("dcg", params=(K, GAINS, LOG_BASE), citation=MCSHERRY + ", §2.6 (tie-aware DCG); "
           + DCG_SOURCES + ".",
           undefined="Never undefined: 0 for an empty ranking, and 0 when no judged document "
-                    "has a positive gain (e.g. R = 0).")
+                    "has a positive gain (e.g. R = 0).",
+          ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
+                "2008); a group cut by a cut-off counts the share of its positions inside it. (= "
+                "scikit-learn's tie-averaged dcg_score)"))
 def dcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0) -> np.ndarray:
     """Discounted cumulative gain, Σ_{j≤k} gain_j / log_b(1 + j) (b = ``log_base``, 2).
 
@@ -338,7 +356,9 @@ def dcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0) -> np.nd
           citation=MCSHERRY + ", §2.6; " + DCG_SOURCES + ".",
           undefined="Undefined when the ideal DCG is 0 (no judged document with positive "
                     "gain, e.g. R = 0). "
-                    "An empty ranking with R > 0 scores 0.")
+                    "An empty ranking with R > 0 scores 0.",
+          ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
+                "2008); a group cut by a cut-off counts the share of its positions inside it."))
 def ndcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0) -> np.ndarray:
     """Normalised DCG: DCG@k divided by the DCG@k of the ideal ranking of the qid's judged
     documents (trec_eval ``ndcg``, ``ndcg_cut_k``; gains default to the grade and do not
@@ -357,7 +377,8 @@ def ndcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0) -> np.n
 
 
 @register("rprec", aliases=("r-prec", "r_prec", "r_precision"),
-          citation=MCSHERRY + " (R-prec is P@R; tie-aware through §2.1).", undefined=UNDEF_R0)
+          citation=MCSHERRY + " (R-prec is P@R; tie-aware through §2.1).", undefined=UNDEF_R0,
+          ties=("Exact: precision at k = R, tie-aware as precision@k."))
 def rprec(prep: Prepared, level: float) -> np.ndarray:
     """R-precision: precision at rank R, the qid's number of relevant documents
     (trec_eval ``Rprec``). Tie-aware as P@k with k = R.
@@ -382,7 +403,10 @@ def _sum_min(a: np.ndarray, u: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 @register("bpref", citation="Buckley & Voorhees, 'Retrieval evaluation with incomplete "
           "information', SIGIR 2004 (trec_eval's form); tie-aware form derived here.",
-          undefined=UNDEF_R0)
+          undefined=UNDEF_R0,
+          ties=("Exact: the number of judged non-relevant documents of its own group ahead of a "
+                "relevant document is uniform on 0..u (u judged non-relevant in the group); the "
+                "mean of min(N_d, R) has a closed form."))
 def bpref(prep: Prepared, level: float) -> np.ndarray:
     """Binary preference: (1/R) Σ_{relevant retrieved d} (1 − min(N_d, R) / min(R, N)),
     N_d the judged non-relevant documents ranked above d, N those in the qrels
@@ -431,7 +455,9 @@ def rbp_gain(prep: Prepared, level: float, graded: bool, max_grade) -> np.ndarra
 
 
 @register("rbp", params=(P, RBP_GRADED, MAX_GRADE), citation=RBP_CITE,
-          undefined="Never undefined: 0 for an empty ranking and when R = 0.")
+          undefined="Never undefined: 0 for an empty ranking and when R = 0.",
+          ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
+                "2008); a group cut by a cut-off counts the share of its positions inside it."))
 def rbp(prep: Prepared, level: float, p=0.8, graded=False, max_grade=None) -> np.ndarray:
     """Rank-biased precision, (1 − p) Σ_j gain_j · p^(j−1).
 
@@ -450,7 +476,8 @@ def rbp(prep: Prepared, level: float, p=0.8, graded=False, max_grade=None) -> np
 
 @register("rbp_residual", params=(P,), aliases=("rbp_resid",), citation=RBP_CITE,
           undefined="Never undefined: 1 for an empty ranking (all weight unknown); R = 0 "
-                    "changes nothing (only unjudged documents count).")
+                    "changes nothing (only unjudged documents count).",
+          ties=("Exact: the unjudged indicator is replaced by its group's mean."))
 def rbp_residual(prep: Prepared, level: float, p=0.8) -> np.ndarray:
     """RBP residual: the largest amount RBP could still rise, p^n + (1 − p) Σ_{unjudged j}
     p^(j−1), i.e. the weight of the unjudged documents (not in the qrels, or a negative

@@ -74,7 +74,9 @@ def not_truncated(prep: Prepared, depth) -> np.ndarray:
 
 
 @register("rr_prime", params=(DEPTH,), aliases=("rr'",), citation=LIU + ", §2.",
-          undefined=DEFINED)
+          undefined=DEFINED,
+          ties=("Exact: tie-aware RR (McSherry & Najork §2.5) plus the terminal term r_t/(n + 1), "
+                "which no order changes."))
 def rr_prime(prep: Prepared, level: float, depth=None) -> np.ndarray:
     """RR': reciprocal rank of the ranking extended by the terminal document.
 
@@ -94,7 +96,10 @@ def rr_prime(prep: Prepared, level: float, depth=None) -> np.ndarray:
 
 
 @register("rbp_prime", params=(P, RBP_GRADED, MAX_GRADE, DEPTH), aliases=("rbp'",),
-          citation=LIU + ", eq. (2).", undefined=DEFINED)
+          citation=LIU + ", eq. (2).", undefined=DEFINED,
+          ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
+                "2008); a group cut by a cut-off counts the share of its positions inside it. The "
+                "terminal term r_t·p^n is order-free."))
 def rbp_prime(prep: Prepared, level: float, p=0.8, graded=False, max_grade=None,
               depth=None) -> np.ndarray:
     """RBP' = (1 − p) Σ_{i≤n} r_i p^(i−1) + r_t p^n (Liu eq. 2): the unseen tail beyond the
@@ -130,7 +135,10 @@ def _ideal_with_terminal(prep: Prepared, q_gain: np.ndarray, extra: bool) -> np.
 
 
 @register("ndcg_prime", params=(RBP_GRADED, MAX_GRADE, DEPTH), aliases=("ndcg'",),
-          citation=LIU + ", eq. (3).", undefined=DEFINED)
+          citation=LIU + ", eq. (3).", undefined=DEFINED,
+          ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
+                "2008); a group cut by a cut-off counts the share of its positions inside it. The "
+                "terminal document's gain is order-free."))
 def ndcg_prime(prep: Prepared, level: float, graded=False, max_grade=None, depth=None) -> np.ndarray:
     """NDCG' = (DCG@n + r_t / log2(n + 2)) / ideal DCG over n + 1 positions (Liu eq. 3).
 
@@ -155,7 +163,9 @@ def ndcg_prime(prep: Prepared, level: float, graded=False, max_grade=None, depth
 
 
 @register("ap_prime", params=(RBP_GRADED, MAX_GRADE, DEPTH), aliases=("ap'",),
-          citation=LIU + ", eq. (4).", undefined=DEFINED)
+          citation=LIU + ", eq. (4).", undefined=DEFINED,
+          ties=("Exact: for two positions of a tie group of m documents whose gains sum to G, "
+                "E[g_j·g_l] = (G² − Σg²)/(m(m − 1)); the terminal term is order-free."))
 def ap_prime(prep: Prepared, level: float, graded=False, max_grade=None, depth=None) -> np.ndarray:
     """AP' = (1/(R + 1)) Σ_{i≤n+1} r_i (Σ_{j≤i} r_j) / i with r_{n+1} = r_t (Liu eq. 4):
     AP of the ranking extended by the terminal document, against a reference of R relevant

@@ -314,7 +314,11 @@ def _exact_part(prep: Prepared, level: float, depth, name: str, part: str) -> np
 
 
 @register("twist", params=(DEPTH,), aliases=("tau",), undefined=UNDEFINED,
-          citation=FERRO + ", Definition 6; SPEC §9 (MATTERS semantics).")
+          citation=FERRO + ", Definition 6; SPEC §9 (MATTERS semantics).",
+          ties=("Refused when a tie group holds documents of different grades (within the first "
+                "depth ranks of a query with R > 0): a first crossing and a harmonic mean have no "
+                "closed-form mean over orders; pass ties='first' or 'trec_eval'. Ties among "
+                "equally graded documents change nothing and are accepted."))
 def twist(prep: Prepared, level: float, depth=None) -> np.ndarray:
     """Twist τ = (ρ + σ) / 2: the mean of the recovery ratio and the space ratio, in [0, 1];
     1 for the ideal run, 0 for the worst one, below 1/4 for the full-scale run of length
@@ -340,7 +344,11 @@ def twist(prep: Prepared, level: float, depth=None) -> np.ndarray:
 
 
 @register("recovery_ratio", params=(DEPTH,), aliases=("rho",), undefined=UNDEFINED,
-          citation=FERRO + ", Definition 3; SPEC §9 (crossings as MATTERS' twist.m).")
+          citation=FERRO + ", Definition 3; SPEC §9 (crossings as MATTERS' twist.m).",
+          ties=("Refused when a tie group holds documents of different grades (within the first "
+                "depth ranks of a query with R > 0): a first crossing and a harmonic mean have no "
+                "closed-form mean over orders; pass ties='first' or 'trec_eval'. Ties among "
+                "equally graded documents change nothing and are accepted."))
 def recovery_ratio(prep: Prepared, level: float, depth=None) -> np.ndarray:
     """Recovery ratio ρ = RB / β, β = max(RB, x), x the first crossing of the CRP curve:
     the first rank j whose class (up if CRP > 0, down if CRP ≤ 0) differs from rank j + 1's
@@ -359,7 +367,11 @@ def recovery_ratio(prep: Prepared, level: float, depth=None) -> np.ndarray:
 
 
 @register("space_ratio", params=(DEPTH,), aliases=("sigma",), undefined=UNDEFINED,
-          citation=FERRO + ", Definition 5; SPEC §9 (normalisers for any run length).")
+          citation=FERRO + ", Definition 5; SPEC §9 (normalisers for any run length).",
+          ties=("Refused when a tie group holds documents of different grades (within the first "
+                "depth ranks of a query with R > 0): a first crossing and a harmonic mean have no "
+                "closed-form mean over orders; pass ties='first' or 'trec_eval'. Ties among "
+                "equally graded documents change nothing and are accepted."))
 def space_ratio(prep: Prepared, level: float, depth=None) -> np.ndarray:
     """Space ratio σ = 2σ⁺σ⁻ / (σ⁺ + σ⁻), the harmonic mean of the forward and backward
     space ratios (0 when either is 0), in [0, 1] (Ferro et al. Definition 5).
@@ -378,7 +390,9 @@ def space_ratio(prep: Prepared, level: float, depth=None) -> np.ndarray:
 
 @register("space_ratio_plus", params=(DEPTH,), aliases=("sigma_plus", "forward_space_ratio"),
           undefined=UNDEFINED,
-          citation=FERRO + ", Definitions 4–5; SPEC §9 (normalisers for any run length).")
+          citation=FERRO + ", Definitions 4–5; SPEC §9 (normalisers for any run length).",
+          ties=("Exact: σ⁺ is linear in each rank's misplacement, which is averaged over its tie "
+                "group."))
 def space_ratio_plus(prep: Prepared, level: float, depth=None) -> np.ndarray:
     """Forward space ratio σ⁺ = 1 − s⁺ / s⁺max: s⁺ = Σ_j (j − max_j)⁺, the positive
     misplacements (relevant documents ranked below their ideal interval), s⁺max the same
@@ -396,7 +410,9 @@ def space_ratio_plus(prep: Prepared, level: float, depth=None) -> np.ndarray:
 
 @register("space_ratio_minus", params=(DEPTH,), aliases=("sigma_minus", "backward_space_ratio"),
           undefined=UNDEFINED,
-          citation=FERRO + ", Definitions 4–5; SPEC §9 (normalisers for any run length).")
+          citation=FERRO + ", Definitions 4–5; SPEC §9 (normalisers for any run length).",
+          ties=("Exact: σ⁻ is linear in each rank's misplacement, which is averaged over its tie "
+                "group."))
 def space_ratio_minus(prep: Prepared, level: float, depth=None) -> np.ndarray:
     """Backward space ratio σ⁻ = 1 − s⁻ / s⁻max: s⁻ = Σ_j (min_j − j)⁺, the negative
     misplacements (documents ranked above their ideal interval), s⁻max = Σ_{j ≤ min(L, RB)}

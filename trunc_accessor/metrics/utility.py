@@ -46,7 +46,9 @@ def discounted_utility(prep: Prepared, level: float, weight: np.ndarray, e: floa
 
 
 @register("flat_utility", params=(EFFORT, RBP_GRADED, MAX_GRADE),
-          citation=AMIGO + ", §3.3 (Flat Utility)" + TIES, undefined=DEFINED)
+          citation=AMIGO + ", §3.3 (Flat Utility)" + TIES, undefined=DEFINED,
+          ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
+                "2008); a group cut by a cut-off counts the share of its positions inside it."))
 def flat_utility(prep: Prepared, level: float, e=0.05, graded=False, max_grade=None) -> np.ndarray:
     """Flat utility: U = Σ_{i=1..n} (Gain(d_i) − e), the gain retrieved minus e per document
     inspected, with no position discount (Amigó et al. §3.3; printed there with a typo in
@@ -67,7 +69,9 @@ def flat_utility(prep: Prepared, level: float, e=0.05, graded=False, max_grade=N
 
 
 @register("dcgu", params=(EFFORT, RBP_GRADED, MAX_GRADE),
-          citation=AMIGO + ", §3.3 (DCGU)" + TIES, undefined=DEFINED)
+          citation=AMIGO + ", §3.3 (DCGU)" + TIES, undefined=DEFINED,
+          ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
+                "2008); a group cut by a cut-off counts the share of its positions inside it."))
 def dcgu(prep: Prepared, level: float, e=0.05, graded=False, max_grade=None) -> np.ndarray:
     """DCGU = Σ_{i=1..n} (Gain(d_i) − e) / log2(i + 1): DCG with an effort e per document
     inspected, discounted like the gain (Amigó et al. §3.3).
@@ -85,7 +89,9 @@ def dcgu(prep: Prepared, level: float, e=0.05, graded=False, max_grade=None) -> 
 
 
 @register("rbpu", params=(P, EFFORT, RBP_GRADED, MAX_GRADE),
-          citation=AMIGO + ", §3.3 (RBPU)" + TIES, undefined=DEFINED)
+          citation=AMIGO + ", §3.3 (RBPU)" + TIES, undefined=DEFINED,
+          ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
+                "2008); a group cut by a cut-off counts the share of its positions inside it."))
 def rbpu(prep: Prepared, level: float, p=0.8, e=0.05, graded=False, max_grade=None) -> np.ndarray:
     """RBPU = (1 − p) Σ_{k=1..n} (Gain(d_k) − e) · p^(k−1): rank-biased precision with an
     effort e per document inspected (Amigó et al. §3.3; the paper uses p = 0.8, 0.9, 0.98).
@@ -107,7 +113,8 @@ def rbpu(prep: Prepared, level: float, p=0.8, e=0.05, graded=False, max_grade=No
           citation=AMIGO + ", §3.1 and §4 (F-measure of the truncated ranking); "
                    "tie-invariant.",
           undefined="Never undefined: 1 when the ranking is empty and R = 0, else 0 for "
-                    "R = 0 or an empty ranking.")
+                    "R = 0 or an empty ranking.",
+          ties=("Order-free: no order of tied documents changes the value."))
 def f_measure(prep: Prepared, level: float) -> np.ndarray:
     """F-measure of the truncated ranking taken as a set: the harmonic mean of its precision
     and recall, F = 2·rel_ret / (n + R) (β = 1; Amigó et al. §3.1, Table 1 and §4, where
