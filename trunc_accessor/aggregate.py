@@ -24,6 +24,8 @@ def aggregate(values, by=None, undefined: str = "skip"):
         the mean. "zero": they count as 0, which reproduces trec_eval's means (it reports 0
         for such queries and averages them in).
 
+    Notes
+    -----
     Columns named as trec_eval summarises them otherwise keep trec_eval's rule: counts
     (``num_ret``, ``num_rel``, ``num_rel_ret``, ``num_q``, ``NumRet``, …) are summed, and
     ``gm_map`` is the geometric mean exp(mean(log(max(AP, 1e-5)))) (trec_eval's epsilon).

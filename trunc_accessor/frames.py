@@ -1,4 +1,4 @@
-"""Frames in, frames out: column aliases, validation and normalisation (SPEC §1).
+"""Frames in, frames out: column aliases, validation and normalisation.
 
 This is the only module that knows the quirks of pandas and Polars. What it hands to
 :mod:`trunc_accessor.prepare` holds only the engine's own column names, so no user column
@@ -159,7 +159,7 @@ def _check_by_names(by: Sequence[str], names: Sequence[str], roles: Sequence[str
 
 
 def resolve_columns(run, qrels, by: Sequence[str] = ()) -> Columns:
-    """Find the qid/docid/score/rank/rel columns of a run and qrels (SPEC §1 aliases)."""
+    """Find the qid/docid/score/rank/rel columns of a run and qrels (and their aliases)."""
     check_frame(run, "run")
     check_frame(qrels, "qrels")
     rn, qn = _names(run, "run"), _names(qrels, "qrels")

@@ -3,9 +3,9 @@
 From canonical Polars frames (see :mod:`trunc_accessor.frames`) this builds flat NumPy
 arrays over *segments* (one segment = one ranking = one (by…, qid)), in ranking order:
 
-* which queries are scored (SPEC §4): every qrels qid plus ``queries=``; run-only qids
+* which queries are scored: every qrels qid plus ``queries=``; run-only qids
   are dropped with one warning; a scored qid a system did not answer is an empty segment;
-* the order of each ranking and its tie groups (SPEC §2): ``ties="average"`` groups
+* the order of each ranking and its tie groups: ``ties="average"`` groups
   adjacent equal scores, ``"first"`` and ``"trec_eval"`` make every position its own group,
   so plain and tie-aware metrics run through the same kernels (``"trec_eval9"``: as
   trec_eval 9.0.8 and pytrec_eval, which compare scores as float32);
@@ -194,7 +194,7 @@ class Prepared:
         return self._cache[key]
 
     def gain(self) -> np.ndarray:
-        """Grade as gain, negative and unjudged as 0 (SPEC §3)."""
+        """Grade as gain, negative and unjudged as 0."""
         if "gain" not in self._cache:
             self._cache["gain"] = np.where(np.isnan(self.grade), 0.0, np.maximum(self.grade, 0.0))
         return self._cache["gain"]
@@ -306,7 +306,7 @@ def empty(keys: pl.DataFrame, ties: str) -> Prepared:
 
 @dataclass(eq=False)
 class Notes:
-    """What preparation has to tell the user about a call (SPEC §1, §4): run rows of
+    """What preparation has to tell the user about a call: run rows of
     unscored qids that were dropped, systems none of whose retrieved documents is judged
     (the ids probably do not match), and why the id types differ. A call with one
     preparation says it at once; a call evaluated in query batches (see
@@ -405,7 +405,7 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
         run = run.pop()
     by = [SYS] if systems is not None else []
 
-    # which qids are scored (SPEC §4)
+    # which qids are scored: every qrels qid, and queries=
     scored = qrels.select("qid")
     if queries is not None and len(queries):
         scored = pl.concat([scored, queries.to_frame("qid").cast(scored.schema)])
@@ -472,7 +472,7 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
         seg, grade, score = seg[keep], grade[keep], score[keep]
         rank = rank[keep] if rank is not None else None
 
-    # order (SPEC §2); nothing is moved when the rows are in ranking order already
+    # order: rank ascending, else score descending; nothing is moved when the rows are in ranking order already
     order = _ranking_order(run, keep, seg, score, rank, ties)
     if order is not None:
         seg, grade, score = seg[order], grade[order], score[order]
@@ -544,7 +544,7 @@ def _scored_index(run: pl.DataFrame, scored: pl.DataFrame, by: list[str]) -> np.
 
 def _check_duplicates(run: pl.DataFrame, sys_code: np.ndarray, q_row: np.ndarray,
                       doc_hash: np.ndarray, systems) -> None:
-    """A document twice in one ranking is an error (SPEC §1). Distinct 64-bit keys of
+    """A document twice in one ranking is an error. Distinct 64-bit keys of
     (system, qid, docid) prove there is none; otherwise the exact check (which names the
     document) runs. Rows of unscored qids are keyed by a hash of their qid."""
     if run.height < 2:
@@ -590,7 +590,7 @@ def _grades(run: pl.DataFrame, qrels: pl.DataFrame, q_row: np.ndarray, doc_hash:
 
 
 def _ranking_order(run: pl.DataFrame, keep, seg, score, rank, ties: str):
-    """The permutation that puts the rows in ranking order (SPEC §2), or None when they
+    """The permutation that puts the rows in ranking order, or None when they
     already are: by segment, then rank ascending (a ``rank`` column), or score descending
     (stable: equal scores keep their input order), or for ``ties="trec_eval"`` score
     descending then docid descending as strings (``"trec_eval9"``: scores as float32)."""

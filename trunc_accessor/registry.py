@@ -267,7 +267,8 @@ def register(name: str, *, params: tuple[Param, ...] = (), aliases: tuple[str, .
     def deco(kernel):
         doc = (kernel.__doc__ or "").strip()
         metric = Metric(name=name, kernel=kernel, params=params, aliases=aliases,
-                        summary=doc.splitlines()[0] if doc else name, citation=citation,
+                        summary=" ".join(doc.split("\n\n")[0].split()) if doc else name,
+                        citation=citation,
                         doc=doc, undefined=undefined, user=user, ties=ties)
         if name in REGISTRY:
             raise RuntimeError(f"metric {name!r} registered twice")

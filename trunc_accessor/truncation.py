@@ -1,6 +1,6 @@
 """Truncation: cut rankings (`truncate`, `truncate_at`), score every cut-off
 (`curve`), and find the best one (`optimal`) (Liu et al. 2016 Table 2; Amigó, Mizzaro &
-Spina 2022 §4.2; SPEC §5).
+Spina 2022 §4.2).
 
 Allowed cut-offs: depth 0 and the end of every tie group. With ``ties="first"`` or
 ``"trec_eval"`` that is every position; with ``ties="average"`` a system that gave documents
@@ -70,7 +70,7 @@ def _order_expr(has_rank: bool) -> pl.Expr:
 
 
 def position_expr(qid: str, by: Sequence[str], has_rank: bool) -> pl.Expr:
-    """1-based position of each row in its ranking (SPEC §2: rank ascending if present, else
+    """1-based position of each row in its ranking (rank ascending if present, else
     score descending; equal values keep input order)."""
     return _order_expr(has_rank).over([*by, qid])
 

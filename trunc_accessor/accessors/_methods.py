@@ -94,7 +94,7 @@ def _measure(metric, params: dict):
 
 
 def truncate(self, k, *, by=None):
-    """Keep the first ``k`` documents of every ranking (SPEC §5: the length of a ranking is
+    """Keep the first ``k`` documents of every ranking (the length of a ranking is
     the system's decision).
 
     ``k``: a whole number ≥ 0, or per-ranking depths: a pandas Series indexed by qid (or by…,
@@ -155,7 +155,7 @@ def optimal_cutoff(self, qrels, metric, *, max_depth=None, ties="average", by=No
 
 def crp(self, qrels, *, depth=None, ties="average", by=None, queries=None, relevance_level=1):
     """Relative position and cumulated relative position at every rank (Ferro et al.,
-    Definitions 1–2; SPEC §9): long format (by…, qid, position, grade, rp, crp).
+    Definitions 1–2): long format (by…, qid, position, grade, rp, crp).
 
     ``rp`` is the misplacement of the document at that rank with respect to its grade's
     interval in the ideal run (0 inside it, negative above it, positive below it) and ``crp``

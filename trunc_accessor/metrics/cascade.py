@@ -6,7 +6,7 @@ having read past the earlier ones, so the chance of stopping at position i is
     P(stop at i) = x_i Π_{j<i} (1 − x_j),          x = (2^g − 1) / 2^g_max    (Chapelle et al.)
 
 g the document's grade (unjudged and negative grades count as 0, a grade above g_max as
-g_max) and g_max the largest grade in the whole qrels (SPEC §3), or ``max_grade=``. Binary
+g_max) and g_max the largest grade in the whole qrels (the top of the scale, the same for every query), or ``max_grade=``. Binary
 qrels give x = 1/2 for a relevant document. The stopping probability depends on the grade
 only, not on ``relevance_level`` (as nDCG's gains); only ERR''s terminal gain r_t uses it.
 
@@ -99,7 +99,7 @@ ERR_GRADED = Param("graded", False, check_bool,
 
 # --------------------------------------------------------------------------- machinery
 def stopping_probability(prep: Prepared, max_grade=None) -> np.ndarray:
-    """x = (2^g − 1) / 2^g_max for each retrieved row (SPEC §3); unjudged/negative → 0,
+    """x = (2^g − 1) / 2^g_max for each retrieved row; unjudged/negative → 0,
     grades above g_max count as g_max, g_max ≤ 0 makes every x = 0."""
     top = max(float(max_grade if max_grade is not None else prep.max_grade), 0.0)
     g = np.minimum(prep.gain(), top)
@@ -442,7 +442,7 @@ def err(prep: Prepared, level: float, k=None, max_grade=None) -> np.ndarray:
 
 
 @register("err_prime", params=(ERR_GRADED, STOP_MAX_GRADE, DEPTH), aliases=("err'", "errt"),
-          citation=LIU + ", eq. (1) (terminal document, applied to ERR as SPEC §6); "
+          citation=LIU + ", eq. (1) (the terminal document, applied to ERR as its (n + 1)-th stopping probability); "
           + CHAPELLE + "; " + TIES_NOTE + ".",
           undefined="Never undefined: the empty ranking scores r_t (1 if R = 0, else 0); "
                     "a nil-answer query (R = 0) gives r_t = 1.",
@@ -459,7 +459,7 @@ def err_prime(prep: Prepared, level: float, graded=False, max_grade=None, depth=
 
     r_t = 1 if R = 0, else the gain retrieved over the gain pool R (binary gains by default,
     ``graded=True``: grade / max_grade). ``depth=D``: a ranking with n ≥ D is not truncated
-    and scores plain ERR (SPEC §5). x as in :func:`err`. Tie-aware: the terminal term does not
+    and scores plain ERR (Liu et al. Table 2). x as in :func:`err`. Tie-aware: the terminal term does not
     depend on the order.
 
     >>> from trunc_accessor.single import err_prime
@@ -492,10 +492,10 @@ def rbu(prep: Prepared, level: float, p=0.8, e=0.05, max_grade=None) -> np.ndarr
     Amigó, Mizzaro & Spina 2022, §3.3: an ERR-like gain under RBP's patience p, minus the
     effort e of every document inspected, discounted like the gain; the effort part is
     −e(1 − p^n). x as in :func:`err`. Equals the single-aspect RBU of the RBU authors'
-    reference implementation (SPEC §7; unjudged documents cost effort too).
+    reference implementation (jCarrilloDeAlbornoz/RBU; unjudged documents cost effort too).
 
     >>> from trunc_accessor.single import rbu
-    >>> rbu([1, 2, None], qrels_grades=[2, 1, 0], p=0.5, e=0.0)  # SPEC §7
+    >>> rbu([1, 2, None], qrels_grades=[2, 1, 0], p=0.5, e=0.0)  # the RBU authors' value
     0.265625
     >>> round(rbu([1, 2, None], qrels_grades=[2, 1, 0], p=0.8, e=0.03), 5)
     0.12536

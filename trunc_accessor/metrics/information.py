@@ -5,7 +5,7 @@ formal account of effectiveness evaluation and ranking fusion', ICTIR 2018).
 Every document of a collection D of size |D| (``collection_size``) is an observation of two
 variables: S, the system's output (its rank), and G, the ground truth (its grade). With the
 observational information quantity OIQ(x) = −log P(X ≥ x), estimated by counting documents,
-the paper's three observational entropies are (natural logarithms; SPEC §8)
+the paper's three observational entropies are (natural logarithms)
 
     H(S)   = −(1/|D|) Σ_d log(|{d' : rank(d') ≤ rank(d)}| / |D|)
     H(G)   = −(1/|D|) Σ_d log(|{d' : rel(d') ≥ rel(d)}| / |D|)
@@ -38,7 +38,7 @@ rank(d)" holds between tied documents in both directions and every member's coun
 the end of its group (i above becomes t + m, t positions before a group of m). We use this
 rather than the mean over tie orders (McSherry & Najork) because that mean would score
 orders the system never produced, and would treat a tie inside the ranking differently from
-the tie of the non-retrieved documents at +∞, which SPEC §8 fixes as one shared rank. The
+the tie of the non-retrieved documents at +∞, which is one shared rank. The
 value is invariant under any reordering within a group. It is not a mean over orders and
 need not lie between the best and the worst order: for a tie group of non-relevant
 documents the shared counts exceed those of every order, so H(S) and H(S,G) are both
@@ -98,7 +98,7 @@ def _check_size(prep: Prepared, positive_judged: np.ndarray, positive_retrieved:
                 "documents as equally ranked, which is the measure's own reading of a tie."))
 def oie(prep: Prepared, level: float, collection_size=20000, beta=1.05) -> np.ndarray:
     """Observational information effectiveness, OIE = H(S) + H(G) − β·H(S,G) (Amigó et al.
-    SIGIR 2022, §3.4; SPEC §8): the information the ranking and the judgments give about the
+    SIGIR 2022, §3.4): the information the ranking and the judgments give about the
     |D| documents of the collection, less β times what they give jointly.
 
     Retrieved documents have ranks 1..n, the rest of the collection shares rank +∞;

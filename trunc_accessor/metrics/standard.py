@@ -246,7 +246,7 @@ def rr(prep: Prepared, level: float, k=None) -> np.ndarray:
 
 
 def gain_values(grades: np.ndarray, gains) -> np.ndarray:
-    """Gain of each grade (SPEC §3): the grade itself (trec_eval), 2^g − 1 for
+    """Gain of each grade: the grade itself (trec_eval), 2^g − 1 for
     ``"exponential"``, or a mapping grade → gain (grades it does not name keep gain =
     grade, as trec_eval's ``ndcg.1=3,2=9``). Negative grades count as 0; unjudged
     documents (NaN) gain 0."""
@@ -337,7 +337,7 @@ DCG_SOURCES = ("Järvelin & Kekäläinen, 'Cumulated gain-based evaluation of IR
 def dcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0) -> np.ndarray:
     """Discounted cumulative gain, Σ_{j≤k} gain_j / log_b(1 + j) (b = ``log_base``, 2).
 
-    Gains as SPEC §3 (default: the grade, trec_eval's convention); ``gains="exponential"``
+    Gains: by default the grade (trec_eval's convention; negative and unjudged: 0); ``gains="exponential"``
     (or ``"exp"``) is 2^g − 1 (Burges et al. 2005; ranx's ``dcg_burges``). The discount
     1/log_b(1 + j) is scikit-learn's ``dcg_score(log_base=b)``; a base b multiplies DCG
     by log2(b) (Järvelin & Kekäläinen's original form instead leaves ranks below b
@@ -444,7 +444,7 @@ RBP_GRADED = Param("graded", False, check_bool,
 MAX_GRADE = Param("max_grade", None, check_positive_or_none,
                   "the top of the grade scale for graded=True; default: the largest grade in the qrels")
 RBP_CITE = ("Moffat & Zobel, 'Rank-biased precision for measurement of retrieval "
-            "effectiveness', ACM TOIS 27(1), 2008; tie-aware by group-mean gains (SPEC §10).")
+            "effectiveness', ACM TOIS 27(1), 2008; tie-aware by group-mean gains (McSherry & Najork 2008).")
 
 
 def rbp_gain(prep: Prepared, level: float, graded: bool, max_grade) -> np.ndarray:
@@ -461,7 +461,7 @@ def rbp_gain(prep: Prepared, level: float, graded: bool, max_grade) -> np.ndarra
 def rbp(prep: Prepared, level: float, p=0.8, graded=False, max_grade=None) -> np.ndarray:
     """Rank-biased precision, (1 − p) Σ_j gain_j · p^(j−1).
 
-    Binary gain by default; ``graded=True``: grade / max_grade (SPEC §3). trec_eval's
+    Binary gain by default; ``graded=True``: grade / max_grade. trec_eval's
     ``rbp`` uses p = 0.9 and, for graded qrels, min–max-normalised grades. The weight of
     what is not known is :func:`rbp_residual`.
 

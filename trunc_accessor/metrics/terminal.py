@@ -5,7 +5,7 @@ A ranking of length n is extended by a terminal document at position n + 1 whose
 
     r_t = 1 if R = 0, else (Σ_{i≤n} r_i) / R                         (Liu eq. 1)
 
-R being the query's total gain pool (SPEC §3, §6). The length of the ranking is the system's
+R being the query's total gain pool (Liu et al. 2016, eq. 1). The length of the ranking is the system's
 decision, so these metrics are defined for every ranking, the empty one and nil-answer
 queries (R = 0) included. ``depth=D``: a ranking with n ≥ D reached the maximum length
 allowed and is scored by the unmodified metric (Liu Table 2, third row); for R = 0 that
@@ -13,7 +13,7 @@ unmodified value is taken as 0 (nothing relevant could be found, and the system 
 decline to answer), so the family stays defined everywhere.
 
 Ties: r_t does not depend on the order, so each metric is its tie-aware standard part plus
-an order-free terminal term (SPEC §10).
+an order-free terminal term (McSherry & Najork 2008).
 """
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def judged_gains(prep: Prepared, level: float, graded: bool, max_grade) -> np.nd
 
 
 def gains_and_pool(prep: Prepared, level: float, graded: bool = False, max_grade=None):
-    """Per-row gains r_i and per-ranking total gain pool R (SPEC §3): binary (grade ≥ level)
+    """Per-row gains r_i and per-ranking total gain pool R: binary (grade ≥ level)
     by default; ``graded``: grade / max_grade (default: the largest grade in the qrels)."""
     if not graded:
         return prep.relevant(level), prep.num_relevant(level)

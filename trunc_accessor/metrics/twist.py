@@ -1,6 +1,6 @@
 """Twist (Ferro, Silvello, Keskustalo, Pirkola & Järvelin): relative position RP, cumulated
 relative position CRP, recovery ratio ρ, space ratios σ⁺ σ⁻ σ and Twist τ (Definitions 1–6),
-and the run archetypes of the paper's Figures 3–6. SPEC §9; where the paper is ambiguous we
+and the run archetypes of the paper's Figures 3–6. Where the paper is ambiguous we
 follow the authors' MATTERS implementation (twist.m).
 
 Per query, with relevant ⇔ grade ≥ relevance_level and RB = R (the recall base):
@@ -71,7 +71,7 @@ ARCHETYPE_SCHEMA = {"archetype": pl.String, "recall_base": pl.Int64, "length": p
 
 # --------------------------------------------------------------------------- curves
 def _intervals(prep: Prepared, level: float, q_index: np.ndarray, grades: np.ndarray):
-    """(min, max) rank of each grade in its query's ideal run (Definition 15, SPEC §9):
+    """(min, max) rank of each grade in its query's ideal run (Definition 15; MATTERS' twist.m):
     relevant grade g: 1 + #(judged > g) and #(judged ≥ g); non-relevant or unjudged (NaN):
     RB + 1 and +∞. ``q_index``: the qid index of each grade."""
     with np.errstate(invalid="ignore"):
@@ -202,7 +202,7 @@ def _best_relevant(prep: Prepared, level: float) -> tuple[np.ndarray, np.ndarray
 
 
 def full_scale(prep: Prepared, level: float, length: np.ndarray) -> Prepared:
-    """The full-scale run of each ranking (Definition 14, of any length L as SPEC §9): its
+    """The full-scale run of each ranking (Definition 14, extended to any length L): its
     query's ideal run reversed, of length L: non-relevant documents, then the best
     min(L, RB) judged relevant ones in increasing grade. Materialises L rows per ranking:
     the metrics use :func:`full_scale_forward_space` and build it only where L is small."""
@@ -289,7 +289,7 @@ def crossings(c: Curves) -> np.ndarray:
 
 
 def _parts(prep: Prepared, level: float, depth) -> dict[str, np.ndarray]:
-    """ρ, σ⁺, σ⁻, σ, τ of every ranking (Definitions 3–6, SPEC §9), NaN where R = 0."""
+    """ρ, σ⁺, σ⁻, σ, τ of every ranking (Definitions 3–6), NaN where R = 0."""
     c, plus_max = with_full_scale(prep, level, depth)
     k = np.minimum(c.length, c.rb)
     sigma_plus = _ratio(c.seg_sum(c.fwd), plus_max)
@@ -314,7 +314,7 @@ def _exact_part(prep: Prepared, level: float, depth, name: str, part: str) -> np
 
 
 @register("twist", params=(DEPTH,), aliases=("tau",), undefined=UNDEFINED,
-          citation=FERRO + ", Definition 6; SPEC §9 (MATTERS semantics).",
+          citation=FERRO + ", Definition 6 (crossings and normalisers as the authors' MATTERS toolkit, twist.m).",
           ties=("Refused when a tie group holds documents of different grades (within the first "
                 "depth ranks of a query with R > 0): a first crossing and a harmonic mean have no "
                 "closed-form mean over orders; pass ties='first' or 'trec_eval'. Ties among "
@@ -335,7 +335,7 @@ def twist(prep: Prepared, level: float, depth=None) -> np.ndarray:
     penalised unless ``depth=`` pads it with non-relevant documents.
 
     >>> from trunc_accessor.single import twist
-    >>> round(twist([0, 1, 0, 1, 0, 0, 1, 0], R=3), 6)  # SPEC §9: ρ = 1/2, σ = 14/33
+    >>> round(twist([0, 1, 0, 1, 0, 0, 1, 0], R=3), 6)  # ρ = 1/2, σ = 14/33
     0.462121
     >>> twist([1, 1, 0, 0], R=2), twist([0, 0, 0, 0], R=2)  # the ideal and the worst run
     (1.0, 0.0)
@@ -344,7 +344,7 @@ def twist(prep: Prepared, level: float, depth=None) -> np.ndarray:
 
 
 @register("recovery_ratio", params=(DEPTH,), aliases=("rho",), undefined=UNDEFINED,
-          citation=FERRO + ", Definition 3; SPEC §9 (crossings as MATTERS' twist.m).",
+          citation=FERRO + ", Definition 3 (crossings as the authors' MATTERS toolkit, twist.m).",
           ties=("Refused when a tie group holds documents of different grades (within the first "
                 "depth ranks of a query with R > 0): a first crossing and a harmonic mean have no "
                 "closed-form mean over orders; pass ties='first' or 'trec_eval'. Ties among "
@@ -367,7 +367,7 @@ def recovery_ratio(prep: Prepared, level: float, depth=None) -> np.ndarray:
 
 
 @register("space_ratio", params=(DEPTH,), aliases=("sigma",), undefined=UNDEFINED,
-          citation=FERRO + ", Definition 5; SPEC §9 (normalisers for any run length).",
+          citation=FERRO + ", Definition 5 (normalisers extended to any run length).",
           ties=("Refused when a tie group holds documents of different grades (within the first "
                 "depth ranks of a query with R > 0): a first crossing and a harmonic mean have no "
                 "closed-form mean over orders; pass ties='first' or 'trec_eval'. Ties among "
@@ -390,14 +390,14 @@ def space_ratio(prep: Prepared, level: float, depth=None) -> np.ndarray:
 
 @register("space_ratio_plus", params=(DEPTH,), aliases=("sigma_plus", "forward_space_ratio"),
           undefined=UNDEFINED,
-          citation=FERRO + ", Definitions 4–5; SPEC §9 (normalisers for any run length).",
+          citation=FERRO + ", Definitions 4–5 (normalisers extended to any run length).",
           ties=("Exact: σ⁺ is linear in each rank's misplacement, which is averaged over its tie "
                 "group."))
 def space_ratio_plus(prep: Prepared, level: float, depth=None) -> np.ndarray:
     """Forward space ratio σ⁺ = 1 − s⁺ / s⁺max: s⁺ = Σ_j (j − max_j)⁺, the positive
     misplacements (relevant documents ranked below their ideal interval), s⁺max the same
     for the full-scale run of the same length (the ideal run reversed), 1 when s⁺max = 0
-    (Ferro et al. Definitions 4–5, SPEC §9). 1 for the ideal and the worst run.
+    (Ferro et al. Definitions 4–5). 1 for the ideal and the worst run.
 
     Exact under ties='average' (linear in the expected misplacement at each rank).
 
@@ -410,13 +410,13 @@ def space_ratio_plus(prep: Prepared, level: float, depth=None) -> np.ndarray:
 
 @register("space_ratio_minus", params=(DEPTH,), aliases=("sigma_minus", "backward_space_ratio"),
           undefined=UNDEFINED,
-          citation=FERRO + ", Definitions 4–5; SPEC §9 (normalisers for any run length).",
+          citation=FERRO + ", Definitions 4–5 (normalisers extended to any run length).",
           ties=("Exact: σ⁻ is linear in each rank's misplacement, which is averaged over its tie "
                 "group."))
 def space_ratio_minus(prep: Prepared, level: float, depth=None) -> np.ndarray:
     """Backward space ratio σ⁻ = 1 − s⁻ / s⁻max: s⁻ = Σ_j (min_j − j)⁺, the negative
     misplacements (documents ranked above their ideal interval), s⁻max = Σ_{j ≤ min(L, RB)}
-    (RB + 1 − j), the worst run's (Ferro et al. Definitions 4–5, SPEC §9). 0 for the worst
+    (RB + 1 − j), the worst run's (Ferro et al. Definitions 4–5). 0 for the worst
     and the full-scale run.
 
     Exact under ties='average' (linear in the expected misplacement at each rank).

@@ -8,14 +8,14 @@ e of inspecting it, both weighted by the position discount f(i) of the metric it
     M(d_1..d_n) = Σ_{i=1..n} (Gain(d_i) − e) · f(i)                  (§3.3, RBU scheme)
 
 n being the length the system chose, so retrieving a non-relevant document costs e·f(i)
-and an empty ranking scores 0 (nothing gained, nothing inspected). Gains follow SPEC §3:
+and an empty ranking scores 0 (nothing gained, nothing inspected). Gains:
 binary (grade ≥ relevance_level) by default, ``graded=True``: grade / max_grade. The gains
 do not depend on R, so a nil-answer query (R = 0) is scored like any other: every document
 retrieved costs effort, and the empty ranking's 0 is the best value it can get.
 
 Ties: the metrics are linear in the gains and the effort term does not depend on the order,
 so the exact mean over every order of each tie group replaces each gain by its group's mean
-gain (McSherry & Najork, ECIR 2008; SPEC §10).
+gain (McSherry & Najork, ECIR 2008).
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from .terminal import gains_and_pool
 
 AMIGO = ("Amigó, Mizzaro & Spina, 'Ranking Interruptus: When Truncated Rankings Are Better "
          "and How to Measure That', SIGIR 2022")
-TIES = "; tie-aware by group-mean gains (McSherry & Najork, ECIR 2008; SPEC §10)."
+TIES = "; tie-aware by group-mean gains (McSherry & Najork, ECIR 2008)."
 DEFINED = ("Never undefined: 0 for an empty ranking; R = 0 is scored like any other query "
            "(no gain, so every retrieved document only costs effort and 0 is the best value).")
 
@@ -77,7 +77,7 @@ def dcgu(prep: Prepared, level: float, e=0.05, graded=False, max_grade=None) -> 
     inspected, discounted like the gain (Amigó et al. §3.3).
 
     Parameters: ``e=0.05`` (the paper's 1/20), ``graded=False`` (binary gain; True: grade /
-    max_grade, SPEC §3), ``max_grade=None`` (the largest grade of the qrels). Not normalised
+    max_grade), ``max_grade=None`` (the largest grade of the qrels). Not normalised
     (it can be negative, so no ideal ranking bounds it; §3.3). R = 0 gives
     −e·Σ_{i≤n} 1/log2(i + 1); the empty ranking 0. Tie-aware by group-mean gains.
 
@@ -97,7 +97,7 @@ def rbpu(prep: Prepared, level: float, p=0.8, e=0.05, graded=False, max_grade=No
     effort e per document inspected (Amigó et al. §3.3; the paper uses p = 0.8, 0.9, 0.98).
 
     Parameters: ``p=0.8`` (persistence), ``e=0.05`` (the paper's 1/20), ``graded=False``
-    (binary gain; True: grade / max_grade, SPEC §3), ``max_grade=None`` (the largest grade of
+    (binary gain; True: grade / max_grade), ``max_grade=None`` (the largest grade of
     the qrels). With e = 0 it is RBP. R = 0 gives −e·(1 − p^n); the empty ranking 0.
     Tie-aware by group-mean gains.
 

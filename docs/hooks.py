@@ -1,0 +1,219 @@
+"""MkDocs hooks: pages generated from the library itself at build time, so they cannot drift.
+
+* ``metrics/index.md`` and one page per registered metric (``metrics/<name>.md``): summary,
+  names in every dialect, definition, parameters, ties, undefined values, reference and an
+  example run on the shipped trec_eval test collection, with its output;
+* ``cli.md``: the command line's ``--help``;
+* ``notebooks/*.ipynb``: the tutorials, rendered with their stored outputs by mkdocs-jupyter
+  (nothing is executed, nothing is fetched).
+
+Nothing here needs the network.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import warnings
+from pathlib import Path
+
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+# --------------------------------------------------------------------------- helpers
+def _markdown(doc: str) -> str:
+    """A docstring as Markdown: ``literal`` → `literal`, doctest blocks fenced."""
+    out, block = [], []
+
+    def flush():
+        if block:
+            out.extend(["```pycon", *block, "```", ""])
+            block.clear()
+
+    for line in doc.splitlines():
+        stripped = line.strip()
+        if stripped.startswith((">>>", "...")) or (block and stripped and not stripped.startswith(
+                ("Parameters", "Returns"))):
+            block.append(stripped)
+            continue
+        flush()
+        out.append(stripped.replace("``", "`"))
+    flush()
+    return "\n".join(out)
+
+
+def _dialect_names() -> dict[str, dict[str, list[str]]]:
+    """metric name → {dialect: [names]} from the name tables of the parser."""
+    from trunc_accessor import names
+
+    found: dict[str, dict[str, list[str]]] = {}
+
+    def add(metric, dialect, name):
+        found.setdefault(metric, {}).setdefault(dialect, [])
+        if name not in found[metric][dialect]:
+            found[metric][dialect].append(name)
+
+    for name, entry in getattr(names, "TREC_PLAIN", {}).items():
+        add(entry[0], "trec_eval", name)
+    for name, entry in getattr(names, "TREC_PARAM", {}).items():
+        add(entry[0], "trec_eval", f"{name}_N")
+    for name, entry in getattr(names, "IR_MEASURES", {}).items():
+        add(entry[0], "ir_measures", name + ("[@N]" if entry[2] == "k" else ""))
+    for name, entry in getattr(names, "RANX", {}).items():
+        add(entry if isinstance(entry, str) else entry[0], "ranx", name)
+    return found
+
+
+def _example(name: str) -> tuple[str, str]:
+    """A call of the metric on the shipped trec_eval test run and what it prints."""
+    import trunc_accessor as ta
+
+    run, qrels = ta.load_example()
+    calls = [f"run.ir.{name}(qrels)", f'run.ir.{name}(qrels, ties="trec_eval")']
+    for call in calls:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                value = eval(call, {"run": run, "qrels": qrels})  # noqa: S307 - our own text
+        except ValueError:
+            continue
+        return call, value.round(6).to_string()
+    return calls[0], "(raises on this run: see Ties)"
+
+
+def metric_page(metric, dialects) -> str:
+    lines = [f"# `{metric.name}`", "", f"*{metric.summary.replace('``', '`')}*", ""]
+    names = [f"ours: `{metric.name}`" + (
+        " (aliases " + ", ".join(f"`{a}`" for a in metric.aliases) + ")" if metric.aliases else "")]
+    for dialect in ("trec_eval", "ir_measures", "ranx"):
+        if dialects.get(dialect):
+            names.append(f"{dialect}: " + ", ".join(f"`{n}`" for n in dialects[dialect]))
+    lines += ["**Names** — " + "; ".join(names) + ".", "", "## Definition", "",
+              _markdown(metric.doc), ""]
+    if metric.params:
+        lines += ["## Parameters", "", "| parameter | default | meaning |", "|---|---|---|"]
+        lines += [f"| `{p.name}` | `{p.default!r}` | {p.doc} |" for p in metric.params]
+        lines += ["", "Every metric also takes `ties=`, `by=`, `queries=`, `relevance_level=`, "
+                  "`judged_only=` and `undefined=` (see the [API reference](../reference/"
+                  "accessor.md)).", ""]
+    if metric.ties:
+        lines += ["## Ties (`ties=\"average\"`)", "", metric.ties, ""]
+    if metric.undefined:
+        lines += ["## Undefined values", "", metric.undefined, ""]
+        if not metric.undefined.startswith("Never undefined"):
+            lines += ["An undefined value is 0 by default (`undefined=\"zero\"`), as trec_eval, "
+                      "pytrec_eval, ir_measures and ranx give it; `undefined=\"nan\"` gives "
+                      "NaN / null, left out of means.", ""]
+    if metric.citation:
+        lines += ["## Reference", "", metric.citation, ""]
+    call, output = _example(metric.name)
+    lines += ["## Example", "", "On trec_eval's own test run and qrels (shipped with the "
+              "package, `ta.load_example()`):", "", "```python", "import trunc_accessor as ta",
+              "run, qrels = ta.load_example()", call, "```", "", "```text", output, "```", ""]
+    return "\n".join(lines)
+
+
+def index_page(registry, dialects) -> str:
+    lines = ["# Metrics", "",
+             "Every metric is an accessor method (`run.ir.NAME(qrels, ...)`), an `evaluate` "
+             "string in any dialect and a function on one ranking "
+             "(`trunc_accessor.single.NAME`). This list is generated from the registry.", "",
+             "| metric | parameters | trec_eval | ir_measures | ranx | summary |",
+             "|---|---|---|---|---|---|"]
+    for m in registry.values():
+        d = dialects.get(m.name, {})
+        params = ", ".join(f"`{p.name}={p.default!r}`" for p in m.params) or "–"
+        cells = [", ".join(f"`{n}`" for n in d.get(k, [])) or "–"
+                 for k in ("trec_eval", "ir_measures", "ranx")]
+        lines.append(f"| [`{m.name}`]({m.name}.md) | {params} | " + " | ".join(cells)
+                     + f" | {m.summary.replace('``', '`')} |")
+    return "\n".join(lines) + "\n"
+
+
+TOOLS = ("evaluate", "truncate", "truncate_at", "cutoff_curve", "optimal_cutoff", "crp",
+         "crp_archetype", "plot_crp", "rbo", "overlap")
+
+
+def accessor_page(registry) -> str:
+    """The `.ir` accessor: its tools with signatures and docstrings, then the metric methods."""
+    import inspect
+
+    import pandas as pd
+
+    import trunc_accessor  # noqa: F401  (registers the accessor)
+
+    ir = pd.DataFrame.ir
+    lines = ["# The `.ir` accessor", "",
+             "Importing `trunc_accessor` registers `.ir` on pandas DataFrames, Polars DataFrames "
+             "and LazyFrames, and (when Dask is installed) Dask DataFrames. The methods are the "
+             "same everywhere; the answer is in the caller's library (a Polars LazyFrame stays "
+             "lazy; a Dask answer is computed with `.compute()`).", ""]
+    for name in TOOLS:
+        method = getattr(ir, name)
+        lines += [f"## `{name}`", "", "```python", f"run.ir.{name}{inspect.signature(method)}"
+                  .replace("(self, ", "("), "```", "", _markdown(inspect.getdoc(method) or ""), ""]
+    lines += ["## Metric methods", "", "One method per registered metric, "
+              "`run.ir.NAME(qrels, <the metric's parameters>, *, ties, by, queries, "
+              "relevance_level, judged_only, undefined)`; see each metric's page.", "",
+              "| method | parameters |", "|---|---|"]
+    lines += [f"| [`{m.name}`](../metrics/{m.name}.md) | "
+              + (", ".join(f"`{p.name}={p.default!r}`" for p in m.params) or "–") + " |"
+              for m in registry.values()]
+    return "\n".join(lines) + "\n"
+
+
+def cli_page() -> str:
+    from trunc_accessor import cli
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        cli.build_parser().print_help()
+    text = buffer.getvalue()
+    return "\n".join([
+        "# Command line", "",
+        "`trunc-accessor` (also `python -m trunc_accessor`) has trec_eval's interface: change "
+        "the program's name and the output stays the same, line for line (see "
+        "[Coming from trec_eval](guides/from-trec_eval.md)).", "",
+        "```text", text.rstrip(), "```", ""])
+
+
+# --------------------------------------------------------------------------- hooks
+def _generated(path: str, content: str, config) -> File:
+    return File.generated(config, path, content=content)
+
+
+@event_priority(100)  # before mkdocs-jupyter, which renders the notebooks added here
+def on_files(files, config):
+    from trunc_accessor.registry import REGISTRY
+
+    dialects = _dialect_names()
+    files.append(_generated("metrics/index.md", index_page(REGISTRY, dialects), config))
+    for metric in REGISTRY.values():
+        page = metric_page(metric, dialects.get(metric.name, {}))
+        files.append(_generated(f"metrics/{metric.name}.md", page, config))
+    files.append(_generated("cli.md", cli_page(), config))
+    files.append(_generated("reference/accessor.md", accessor_page(REGISTRY), config))
+    for notebook in NOTEBOOKS:
+        files.append(File(f"notebooks/{notebook.name}", src_dir=str(ROOT), dest_dir=config["site_dir"],
+                          use_directory_urls=config["use_directory_urls"]))
+    return files
+
+
+def on_config(config):
+    """The metric pages and the notebooks in the navigation (generated, so listed here)."""
+    from trunc_accessor.registry import REGISTRY
+
+    nav = config["nav"]
+    for entry in nav:
+        if isinstance(entry, dict) and "Metrics" in entry:
+            entry["Metrics"] = ["metrics/index.md"] + [
+                {m.name: f"metrics/{m.name}.md"} for m in REGISTRY.values()]
+        if isinstance(entry, dict) and "Notebooks" in entry:
+            entry["Notebooks"] = [
+                {re.sub(r"^\d+_", "", n.stem).replace("_", " ").capitalize():
+                 f"notebooks/{n.name}"} for n in NOTEBOOKS]
+    return config
