@@ -98,11 +98,62 @@ def test_default_mean_equals_ranx(bm25_and_tfidf):
             rd.setdefault(str(q), {})[str(d)] = float(s)
         metrics = ["recall@100-l2", "recall@100", "hits@100", "precision@100-l3"]
         want = ranx.evaluate(ranx.Qrels(qd), ranx.Run(rd), metrics, make_comparable=True)
-        got = run.ir.evaluate(qrels, metrics).mean()
+        got = run.ir.evaluate(qrels, metrics).mean()  # order-free at the runs' length 100
         for m in metrics:
             assert got[m] == pytest.approx(want[m], abs=1e-12), (system, m)
         if system == "bm25":
             assert round(got["recall@100-l2"], 4) == 0.6751
+
+
+RANX_BASES = ["ndcg@10", "ndcg", "dcg@10", "ndcg_burges@10", "dcg_burges@10", "map@100", "map",
+              "mrr", "mrr@10", "precision@10", "recall@100", "f1@10", "hits@10", "hit_rate@10",
+              "r-precision", "bpref"]
+
+
+def test_every_ranx_name_and_level_equals_ranx(bm25_and_tfidf):
+    """Every ranx metric name, with and without its -lN relevance level, equals ranx.evaluate
+    on the Cranfield runs (ties as pytrec_eval: ranx breaks them the same way here). -lN
+    gives grades below N no gain in nDCG/DCG (ranx's rule; trec_eval's ndcg ignores -l).
+    ranx's bpref-lN is left out: it differs from trec_eval's bpref at -l N (which the
+    library follows and which pytrec_eval checks in test_judged_only_* and elsewhere)."""
+    import warnings
+
+    ranx = pytest.importorskip("ranx")
+    runs, qrels = bm25_and_tfidf
+    metrics = [b + lv for b in RANX_BASES for lv in ("", "-l2", "-l3", "-l4")
+               if not (b == "bpref" and lv)]
+    qd: dict = {}
+    for q, d, r in qrels.itertuples(index=False):
+        qd.setdefault(str(q), {})[str(d)] = int(r)
+    for system, run in runs.groupby("system"):
+        rd: dict = {}
+        for q, d, s in run[["qid", "docid", "score"]].itertuples(index=False):
+            rd.setdefault(str(q), {})[str(d)] = float(s)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # numba's casting notes
+            want = ranx.evaluate(ranx.Qrels(qd), ranx.Run(rd), metrics, make_comparable=True)
+        got = run.ir.evaluate(qrels, metrics, ties="trec_eval9").mean()
+        for m in metrics:
+            assert got[m] == pytest.approx(want[m], abs=1e-9), (system, m)
+    ndcg = runs[runs["system"] == "bm25"].ir.evaluate(qrels, ["ndcg@10-l3", "ndcg@10"]).mean()
+    assert round(ndcg["ndcg@10-l3"], 4) == 0.2341 and round(ndcg["ndcg@10"], 4) == 0.3103
+
+
+def test_ir_measures_objects_mean_what_they_say(bm25_and_tfidf):
+    """ir_measures writes NumRelRet as NumRet(rel=1) and SetRelP as SetP(relative=True)."""
+    irm = pytest.importorskip("ir_measures")
+    runs, qrels = bm25_and_tfidf
+    run = runs[runs["system"] == "bm25"]
+    ms = [irm.NumRelRet, irm.NumRet, irm.NumRet(rel=2), irm.NumRel, irm.MAP, irm.BPref,
+          irm.SetRelP, irm.NDCG @ 10, irm.RPrec, irm.MRR, irm.Precision @ 5, irm.Recall @ 100]
+    irr = run.rename(columns={"qid": "query_id", "docid": "doc_id"})[
+        ["query_id", "doc_id", "score"]]
+    irq = qrels.rename(columns={"qid": "query_id", "docid": "doc_id", "rel": "relevance"})
+    want = irm.calc_aggregate(ms, irq, irr)
+    got = ta.aggregate(run.ir.evaluate(qrels, ms, ties="trec_eval9"))
+    for m in ms:
+        assert got[str(m)] == pytest.approx(want[m], abs=1e-9), str(m)
+    assert round(run.ir.evaluate(qrels, [irm.NumRelRet]).mean().iloc[0], 2) == 4.72
 
 
 def test_undefined_rule_in_every_channel():

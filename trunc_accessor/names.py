@@ -130,7 +130,12 @@ IR_MEASURES = {
     "Rprec": ("rprec", {}, None, "mean"), "Bpref": ("bpref", {}, None, "mean"),
     "Success": ("success", {}, "k", "mean"), "infAP": ("infap", {}, None, "mean"),
     "Compat": ("compat", {}, None, "mean"),
+    "SetRelP": ("set_relative_precision", {}, None, "mean"),
 }
+# ir_measures' own aliases of the names above
+for _alias, _name in (("BPref", "Bpref"), ("MAP", "AP"), ("MRR", "RR"), ("NDCG", "nDCG"),
+                      ("Precision", "P"), ("Recall", "R"), ("RPrec", "Rprec")):
+    IR_MEASURES[_alias] = IR_MEASURES[_name]
 _IRM_FORM = re.compile(r"^([A-Za-z]+)(?:\((.*)\))?(?:@([^@()]+))?$")
 
 
@@ -144,6 +149,11 @@ def _ir_measures(spec: str) -> list[Named] | None:
         if at_param is None:
             raise ParameterError(f"in {spec!r}: {m.group(1)} takes no @ cut-off")
         given[at_param] = _number(m.group(3), spec)
+    if name == "num_ret" and "rel" in given:
+        # ir_measures' NumRelRet is NumRet(rel=1): the retrieved documents with grade ≥ rel
+        name, summary = "num_rel_ret", "sum"
+    if name == "set_precision" and given.pop("relative", False) is True:
+        name = "set_relative_precision"  # ir_measures' SetRelP is SetP(relative=True)
     if name == "rbp" and "rel" not in given:
         given["graded"] = True  # ir_measures' RBP without rel= uses graded gains
     if name == "ndcg" and given.pop("dcg", "log2") == "exp-log2":
@@ -183,7 +193,7 @@ def _number(text: str, spec: str):
 RANX = {"mrr": "rr", "map": "ap", "hits": "num_rel_ret", "hit_rate": "success",
         "r-precision": "rprec", "ndcg_burges": ("ndcg", {"gains": "exponential"}),
         "dcg_burges": ("dcg", {"gains": "exponential"})}
-_RANX_FORM = re.compile(r"^([a-z_\-]+)(?:@(\d+))?(?:-l(\d+(?:\.\d+)?))?$")
+_RANX_FORM = re.compile(r"^([a-z][a-z0-9_\-]*?)(?:@(\d+))?(?:-l(\d+(?:\.\d+)?))?$")
 
 
 def _ranx(spec: str) -> list[Named] | None:
@@ -199,6 +209,8 @@ def _ranx(spec: str) -> list[Named] | None:
         params["k"] = int(m.group(2))
     if m.group(3) is not None:
         params["rel"] = float(m.group(3))
+        if name in ("ndcg", "dcg"):  # ranx: grades below the level are not relevant: no gain
+            params["min_grade"] = params.pop("rel")
     return [Named(spec, _m(name, **params))]
 
 

@@ -245,11 +245,11 @@ def rr(prep: Prepared, level: float, k=None) -> np.ndarray:
                        minlength=prep.n_segments)
 
 
-def gain_values(grades: np.ndarray, gains) -> np.ndarray:
+def gain_values(grades: np.ndarray, gains, min_grade=None) -> np.ndarray:
     """Gain of each grade: the grade itself (trec_eval), 2^g − 1 for
     ``"exponential"``, or a mapping grade → gain (grades it does not name keep gain =
     grade, as trec_eval's ``ndcg.1=3,2=9``). Negative grades count as 0; unjudged
-    documents (NaN) gain 0."""
+    documents (NaN) gain 0; so do grades below ``min_grade`` when it is given."""
     g = np.where(np.isnan(grades), -1.0, grades)
     base = np.maximum(g, 0.0)
     if gains is None:
@@ -260,6 +260,8 @@ def gain_values(grades: np.ndarray, gains) -> np.ndarray:
         out = base.copy()
         for grade, gain in gains:
             out[g == grade] = gain
+    if min_grade is not None:
+        out[g < min_grade] = 0.0
     return np.where(np.isnan(grades), 0.0, out)
 
 
@@ -270,16 +272,16 @@ def _discount(pos: np.ndarray, log_base: float = 2.0) -> np.ndarray:
     return np.log(log_base) / np.log(pos + 1.0)
 
 
-def dcg_values(prep: Prepared, k, gains, log_base: float = 2.0) -> np.ndarray:
+def dcg_values(prep: Prepared, k, gains, log_base: float = 2.0, min_grade=None) -> np.ndarray:
     """DCG@k = Σ_{j≤k} gain_j / log_b(1 + j), gains replaced by tie-group means."""
     part = prep.judged_part()
-    g = part.group_mean(gain_values(part.grade, gains))
+    g = part.group_mean(gain_values(part.grade, gains, min_grade))
     return part.seg_sum(g * _discount(part.pos, log_base) * _in_cut(part, k))
 
 
-def ideal_dcg(prep: Prepared, k, gains, log_base: float = 2.0) -> np.ndarray:
+def ideal_dcg(prep: Prepared, k, gains, log_base: float = 2.0, min_grade=None) -> np.ndarray:
     """DCG@k of the ideal ranking: the qid's judged positive gains sorted descending."""
-    qg = gain_values(prep.q_grades, gains)
+    qg = gain_values(prep.q_grades, gains, min_grade)
     q_seg = prep.q_seg
     order = np.lexsort((-qg, q_seg))
     sorted_g = qg[order]
@@ -322,19 +324,23 @@ GAINS = Param("gains", None, check_dcg_gains,
 LOG_BASE = Param("log_base", 2.0, check_log_base,
                  "base b of the discount 1/log_b(1 + i) (scikit-learn's log_base); it cancels "
                  "in nDCG")
+MIN_GRADE = Param("min_grade", None, check_positive_or_none,
+                  "grades below it gain 0 (ranx's relevance level: ndcg@10-l2); None: every "
+                  "positive grade gains, whatever relevance_level is (trec_eval)")
 DCG_SOURCES = ("Järvelin & Kekäläinen, 'Cumulated gain-based evaluation of IR techniques', "
                "ACM TOIS 20(4), 2002 (graded gains, log-based discount); Burges et al., "
                "'Learning to rank using gradient descent', ICML 2005 (gains 2^g − 1)")
 
 
-@register("dcg", params=(K, GAINS, LOG_BASE), citation=MCSHERRY + ", §2.6 (tie-aware DCG); "
+@register("dcg", params=(K, GAINS, LOG_BASE, MIN_GRADE), citation=MCSHERRY + ", §2.6 (tie-aware DCG); "
           + DCG_SOURCES + ".",
           undefined="Never undefined: 0 for an empty ranking, and 0 when no judged document "
                     "has a positive gain (e.g. R = 0).",
           ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
                 "2008); a group cut by a cut-off counts the share of its positions inside it. (= "
                 "scikit-learn's tie-averaged dcg_score)"))
-def dcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0) -> np.ndarray:
+def dcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0,
+        min_grade=None) -> np.ndarray:
     """Discounted cumulative gain, Σ_{j≤k} gain_j / log_b(1 + j) (b = ``log_base``, 2).
 
     Gains: by default the grade (trec_eval's convention; negative and unjudged: 0); ``gains="exponential"``
@@ -349,20 +355,22 @@ def dcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0) -> np.nd
     >>> round(dcg([3, 2, 0, 1]), 4), round(dcg([3, 2, 0, 1], gains="exp", log_base=10), 4)
     (4.6925, 30.9719)
     """
-    return dcg_values(prep, k, gains, log_base)
+    return dcg_values(prep, k, gains, log_base, min_grade)
 
 
-@register("ndcg", params=(K, GAINS, LOG_BASE), aliases=("ndcg_cut",),
+@register("ndcg", params=(K, GAINS, LOG_BASE, MIN_GRADE), aliases=("ndcg_cut",),
           citation=MCSHERRY + ", §2.6; " + DCG_SOURCES + ".",
           undefined="Undefined when the ideal DCG is 0 (no judged document with positive "
                     "gain, e.g. R = 0). "
                     "An empty ranking with R > 0 scores 0.",
           ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
                 "2008); a group cut by a cut-off counts the share of its positions inside it."))
-def ndcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0) -> np.ndarray:
+def ndcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0,
+         min_grade=None) -> np.ndarray:
     """Normalised DCG: DCG@k divided by the DCG@k of the ideal ranking of the qid's judged
     documents (trec_eval ``ndcg``, ``ndcg_cut_k``; gains default to the grade and do not
-    depend on relevance_level, as in trec_eval).
+    depend on relevance_level, as in trec_eval; ``min_grade=N`` gives grades below N no
+    gain, as ranx's ``ndcg@k-lN``).
 
     ``gains="exponential"`` (or ``"exp"``): 2^g − 1, ranx's ``ndcg_burges`` (Burges et al.
     2005). ``log_base`` scales the DCG of the ranking and of the ideal ranking alike, so it
@@ -373,7 +381,8 @@ def ndcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0) -> np.n
     >>> round(ndcg([3, 2, 0, 1]), 4), round(ndcg([3, 2, 0, 1], gains="exp"), 4)
     (0.9854, 0.9926)
     """
-    return _safe_div(dcg_values(prep, k, gains, log_base), ideal_dcg(prep, k, gains, log_base))
+    return _safe_div(dcg_values(prep, k, gains, log_base, min_grade),
+                     ideal_dcg(prep, k, gains, log_base, min_grade))
 
 
 @register("rprec", aliases=("r-prec", "r_prec", "r_precision"),
