@@ -21,7 +21,7 @@ MODULES = ("stats", "agreement", "plot", "properties")
 
 def _documented() -> set[str]:
     text = "\n".join(p.read_text() for p in (DOCS / "reference").glob("*.md"))
-    return set(re.findall(r"^::: ([\w.]+)", text, flags=re.M))
+    return set(re.findall(r"^::: ([\w.]+)", text, flags=re.MULTILINE))
 
 
 def test_every_public_name_has_a_reference_entry():
