@@ -9,6 +9,7 @@ from . import (  # noqa: F401  (each registers its metrics)
     sets,
     standard,
     terminal,
+    trec_only,
     twist,
     utility,
 )
