@@ -1,11 +1,12 @@
-"""Shared helpers for trec_eval's order-dependent measures: parameter checks, trec_eval's
-rounding, per-group class mixing (for measures with no closed-form mean over tie orders),
-and the ranks of the relevant documents of every ranking."""
+"""Shared helpers for order-dependent measures: trec_eval's rounding, the tie groups that
+mix classes of documents and the refusal of measures with no closed-form mean over the
+orders of such a tie, and the ranks of the relevant documents of every ranking."""
 from __future__ import annotations
 
 import numpy as np
 
 from ..prepare import Prepared
+from ..registry import ParameterError
 
 TREC_EVAL = "trec_eval 10.0 (github.com/usnistgov/trec_eval)"
 NO_CLOSED_FORM = ("pass ties='first' (the order as given) or ties='trec_eval' (trec_eval's "
@@ -26,34 +27,19 @@ def mixed_groups(prep: Prepared, classes: np.ndarray) -> np.ndarray:
     return np.minimum.reduceat(classes, starts) != np.maximum.reduceat(classes, starts)
 
 
-def require_order_free(prep: Prepared, mixed: np.ndarray, name: str, why: str) -> None:
-    """Under ties="average", raise naming the first ranking with a group flagged in
+def require_order_free(prep: Prepared, mixed: np.ndarray, name: str, why: str,
+                       also: str = "") -> None:
+    """Under ties="average", raise naming the first ranking with a tie group flagged in
     ``mixed`` (per group): the measure has no closed-form mean over the orders of such a
-    tie (``why`` says what makes it non-linear)."""
-    if not mixed.any():
+    tie (``why`` says what makes it non-linear; ``also`` adds a hint)."""
+    if prep.ties != "average" or prep.singleton_groups or not mixed.any():
         return
     where = ", ".join(f"{k}={v!r}" for k, v in
                       prep.keys.row(int(prep.g_seg[np.argmax(mixed)]), named=True).items())
-    raise ValueError(
-        f"{name} with ties='average': the ranking of {where} ties relevant and non-relevant "
-        f"documents, and {why}, so its mean over the orders of the tie has no closed form "
-        f"here. {NO_CLOSED_FORM[0].upper()}{NO_CLOSED_FORM[1:]}.")
-
-
-def binary_ties_check(prep: Prepared, level: float, name: str, why: str,
-                      relevant_from: np.ndarray | None = None) -> None:
-    """Raise under ties="average" when a tie group of a query with R > 0 mixes relevant and
-    non-relevant documents. ``relevant_from`` (per segment, optional): only groups whose
-    last relevant document is at least the ``relevant_from``-th relevant one of the ranking
-    matter (segments with +∞ are exempt)."""
-    if prep.ties != "average" or prep.singleton_groups:
-        return
-    rel = prep.relevant(level)
-    mixed = mixed_groups(prep, rel) & (prep.num_relevant(level)[prep.g_seg] > 0)
-    if relevant_from is not None and mixed.any():
-        r_end = prep.before_group(prep.group_sum(rel)) + prep.group_sum(rel)
-        mixed &= r_end >= relevant_from[prep.g_seg]
-    require_order_free(prep, mixed, name, why)
+    raise ParameterError(
+        f"{name} with ties='average': the ranking of {where} ties documents of different "
+        f"grades, and {why}, so its mean over the orders of the tie has no closed form. "
+        f"{NO_CLOSED_FORM[0].upper()}{NO_CLOSED_FORM[1:]}.{' ' + also if also else ''}")
 
 
 def relevant_ranks(prep: Prepared, level: float):
@@ -81,3 +67,26 @@ def segmented_suffix_max(values: np.ndarray, seg: np.ndarray) -> np.ndarray:
     offset = (int(seg.max()) - rev_seg).astype(np.int64) * u  # grows along the reversed walk
     running = np.maximum.accumulate(code[::-1].astype(np.int64) + offset)
     return uniq[running - offset][::-1]
+
+
+def restarting_cumsum(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Running sums of ``values`` that restart at each segment ``offsets[i]:offsets[i+1]``,
+    each summed from the segment's own first value, so a segment's sums do not depend on the
+    segments around it (a difference of one global cumulative sum does, in its last bits:
+    eager calls, lazy batches and Dask partitions would disagree). Vectorised over segments,
+    one step per position."""
+    values = np.asarray(values, dtype=np.float64)
+    out = np.empty_like(values)
+    lengths = np.diff(offsets)
+    order = np.argsort(-lengths, kind="stable")
+    order = order[lengths[order] > 0]
+    if not len(order):
+        return out
+    starts = offsets[:-1][order].astype(np.int64)
+    lengths = lengths[order]
+    out[starts] = values[starts]
+    for p in range(1, int(lengths[0])):
+        live = int(np.searchsorted(-lengths, -p, side="left"))  # segments longer than p
+        i = starts[:live] + p
+        out[i] = out[i - 1] + values[i]
+    return out

@@ -8,11 +8,11 @@ the relevant documents retrieved a, the value is 0; otherwise it is the largest 
 j / rank_j over the j-th relevant retrieved documents with j ≥ max(c, 1) ("Int_Prec(rankX) =
 MAX(Prec(rankY)) for all Y >= X"). With none retrieved (a = 0, so c = 0) it is 0.
 
-Ties (``ties="average"``): the maximum of precisions is not linear in the order, so its
-mean over tie orders has no closed form; a query whose ranking ties relevant with
-non-relevant documents where it matters (at or after its c-th relevant document) raises a
-ValueError. Ties among relevant documents only, or among non-relevant ones only, change
-nothing and are accepted.
+Ties (``ties="average"``): the exact mean over every order of the tied documents. A
+maximum of precisions is not linear in the order, but its distribution is computable: the
+tie groups are independent, and inside a group the relevant documents take a uniformly
+random set of its positions, so P(value ≤ x) is a product of lattice-path counts
+(:mod:`._max_ties`); the mean sums the finitely many values the maximum can take.
 
 Rprec_mult (m_Rprec_mult.c) is precision at the cut-off k = (long)(x·R + 0.9), P@k padded
 with non-relevant documents as P_k, and tie-aware like P@k.
@@ -23,9 +23,9 @@ import numpy as np
 
 from ..prepare import Prepared
 from ..registry import Param, check_positive, check_unit, register
+from ._max_ties import mean_interpolated
 from ._order import (
     TREC_EVAL,
-    binary_ties_check,
     lround,
     relevant_ranks,
     segmented_suffix_max,
@@ -35,20 +35,45 @@ from .standard import _safe_div
 RECALL = Param("recall", 0.0, check_unit, "the recall level x in [0, 1]; the cut is "
                "lround(x·R) relevant documents, as trec_eval 10")
 LEVELS_11 = tuple(i / 10 for i in range(11))  # trec_eval's defaults, 0.0, 0.1, …, 1.0
-UNDEF = ("NaN (pandas) / null (Polars) when R = 0 (no recall level exists; trec_eval prints "
-         "0); left out of means. An empty ranking with R > 0 scores 0.")
-WHY = "it is a maximum of precisions over ranks"
+UNDEF = "Undefined when R = 0 (no recall level exists). An empty ranking with R > 0 scores 0."
+TIES_TEXT = ("Exact: interpolated precision is a maximum of precisions; tie groups are "
+             "independent and a group's relevant documents take a uniformly random set of its "
+             "positions, so P(value ≤ x) is a product of lattice-path counts over the groups "
+             "(a small dynamic programme per candidate value), and the mean is the sum over "
+             "the finitely many values the maximum can take. Tie groups whose work would pass "
+             "2·10^8 steps are refused with their size.")
+
+
+def check_recalls(levels):
+    """Recall levels for the 11-point average: a non-empty sequence of numbers in [0, 1]."""
+    if not isinstance(levels, (list, tuple, np.ndarray)):
+        raise ValueError(f"must be a list or tuple of recall levels in [0, 1], not {levels!r}")
+    out = tuple(check_unit(x) for x in levels)
+    if not out:
+        raise ValueError("must name at least one recall level")
+    return tuple(sorted(out))
+
+
+RECALLS = Param("recalls", LEVELS_11, check_recalls, "the recall levels averaged (trec_eval's "
+                "11pt_avg..25,.5,.75); default 0.0, 0.1, …, 1.0")
+
+
+def recall_cut(prep: Prepared, x: float, R: np.ndarray) -> np.ndarray:
+    """The relevant documents a recall level x asks for: lround(x·R) (trec_eval 10), or
+    (long)(x·R + 0.9) under ties="trec_eval9" (trec_eval 9.0.8 and pytrec_eval)."""
+    if prep.ties == "trec_eval9":
+        return np.floor(x * R + 0.9)
+    return lround(x * R)
 
 
 def interpolated_at(prep: Prepared, level: float, recalls, name: str) -> list[np.ndarray]:
-    """Interpolated precision of every ranking at each recall level in ``recalls``."""
+    """Interpolated precision of every ranking at each recall level in ``recalls``; under
+    ties="average" the exact mean over tie orders (:mod:`._max_ties`) for the rankings
+    whose tie groups mix relevant and non-relevant documents."""
     R = prep.num_relevant(level)
     seg, j, pos, first = relevant_ranks(prep, level)
     a = np.diff(first)
-    cuts = [lround(x * R) for x in recalls]
-    # the relevant documents from which on a tie matters: the smallest reachable cut
-    reachable = [np.where(c <= a, np.maximum(c, 1), np.inf) for c in cuts]
-    binary_ties_check(prep, level, name, WHY, np.minimum.reduce(reachable))
+    cuts = [recall_cut(prep, x, R) for x in recalls]
     best = segmented_suffix_max(j / pos, seg)  # max precision at the j-th relevant and later
     out = []
     for c in cuts:
@@ -57,12 +82,39 @@ def interpolated_at(prep: Prepared, level: float, recalls, name: str) -> list[np
         idx = first[:-1][take] + np.maximum(c[take], 1).astype(np.int64) - 1
         value[take] = best[idx]
         out.append(np.where(R > 0, value, np.nan))
+    if prep.ties == "average" and not prep.singleton_groups:
+        _exact_over_ties(prep, level, cuts, out, a)
     return out
+
+
+def _exact_over_ties(prep: Prepared, level: float, cuts, out, a) -> None:
+    """Replace the values of rankings with mixed tie groups by their exact means."""
+    rel = prep.relevant(level)
+    r_g = prep.group_sum(rel)
+    mixed = (r_g > 0) & (r_g < prep.g_size)
+    if not mixed.any():
+        return
+    before = prep.before_group(r_g)
+    for s in np.unique(prep.g_seg[mixed]):
+        lo, hi = prep.offsets[s], prep.offsets[s + 1]
+        rows = np.arange(lo, hi)
+        g_rows = prep.gid[rows]
+        is_rel = rel[rows] > 0
+        j = np.cumsum(is_rel)
+        fixed = is_rel & ~mixed[g_rows]
+        groups = [(int(before[g]), int(prep.g_start[g]), int(prep.g_size[g]), int(r_g[g]))
+                  for g in np.unique(g_rows[mixed[g_rows]])]
+        where = ", ".join(f"{k}={v!r}" for k, v in prep.keys.row(int(s), named=True).items())
+        for c, values in zip(cuts, out):
+            if values[s] != values[s] or c[s] > a[s]:  # undefined (R = 0), or cut unreached
+                continue
+            values[s] = mean_interpolated(j[fixed], prep.pos[rows][fixed], groups, int(c[s]),
+                                          where)
 
 
 @register("iprec_at_recall", params=(RECALL,), aliases=("iprec", "interpolated_precision"),
           citation=TREC_EVAL + ", m_iprec_at_recall.c (lround cut of version 10).",
-          undefined=UNDEF)
+          undefined=UNDEF, ties=TIES_TEXT)
 def iprec_at_recall(prep: Prepared, level: float, recall=0.0) -> np.ndarray:
     """Interpolated precision at a recall level: the best precision at any rank where recall
     is at least the level (trec_eval ``iprec_at_recall_x``, ir_measures ``IPrec@x``).
@@ -73,9 +125,8 @@ def iprec_at_recall(prep: Prepared, level: float, recall=0.0) -> np.ndarray:
     documents are retrieved (or none). ``recall=0`` (the default) is the best precision
     anywhere in the ranking.
 
-    Ties: under ties='average' a query whose ranking ties relevant with non-relevant
-    documents (at or after its c-th relevant one) raises a ValueError: a maximum has no
-    closed-form mean over tie orders. Pass ties='first' or ties='trec_eval'.
+    Ties: under ties='average' the exact mean over the orders of tied documents (module
+    docstring). Under ties='trec_eval9' the cut is 9.0.8's (long)(x·R + 0.9).
 
     >>> from trunc_accessor.single import iprec_at_recall
     >>> iprec_at_recall([0, 1, 0, 1, 1], R=4)  # the best precision: 3/5
@@ -86,21 +137,23 @@ def iprec_at_recall(prep: Prepared, level: float, recall=0.0) -> np.ndarray:
     return interpolated_at(prep, level, [recall], "iprec_at_recall")[0]
 
 
-@register("interpolated_precision_11pt", aliases=("iprec_11pt", "eleven_point_avg"),
-          citation=TREC_EVAL + ", m_11pt_avg.c (lround cut of version 10).", undefined=UNDEF)
-def interpolated_precision_11pt(prep: Prepared, level: float) -> np.ndarray:
+@register("interpolated_precision_11pt", params=(RECALLS,),
+          aliases=("iprec_11pt", "eleven_point_avg"),
+          citation=TREC_EVAL + ", m_11pt_avg.c (lround cut of version 10).", undefined=UNDEF,
+          ties="Exact: the mean of iprec_at_recall's exact tie-aware values at each level.")
+def interpolated_precision_11pt(prep: Prepared, level: float, recalls=LEVELS_11) -> np.ndarray:
     """11-point interpolated average precision: the mean of ``iprec_at_recall`` at recall
-    0.0, 0.1, …, 1.0 (trec_eval ``11pt_avg``).
+    0.0, 0.1, …, 1.0 (trec_eval ``11pt_avg``), or at the levels ``recalls`` (trec_eval's
+    ``11pt_avg..25,.5,.75``).
 
-    Ties: as ``iprec_at_recall`` at recall 0 — under ties='average' any tie of relevant with
-    non-relevant documents raises a ValueError; pass ties='first' or ties='trec_eval'.
+    Ties: the mean of the exact tie-aware values of ``iprec_at_recall``.
 
     >>> from trunc_accessor.single import interpolated_precision_11pt
     >>> interpolated_precision_11pt([1, 0, 1], R=2)  # cut c = lround(2x): 1 for x ≤ 0.7, 2/3 after
     0.909090909090909
     """
-    values = interpolated_at(prep, level, LEVELS_11, "interpolated_precision_11pt")
-    return np.sum(values, axis=0) / len(LEVELS_11)
+    values = interpolated_at(prep, level, recalls, "interpolated_precision_11pt")
+    return np.sum(values, axis=0) / len(recalls)
 
 
 MULT = Param("mult", 1.0, check_positive, "the multiple x of R; the cut-off is (long)(x·R + 0.9)")
@@ -109,8 +162,10 @@ MULT = Param("mult", 1.0, check_positive, "the multiple x of R; the cut-off is (
 @register("rprec_mult", params=(MULT,), aliases=("r_prec_mult",),
           citation=TREC_EVAL + ", m_Rprec_mult.c; tie-aware as P@k (McSherry & Najork, ECIR "
           "2008, §2.1).",
-          undefined="NaN (pandas) / null (Polars) when R = 0, and when the cut-off rounds to 0 "
-                    "(x·R < 0.1); trec_eval prints 0. An empty ranking with R > 0 scores 0.")
+          undefined="Undefined when R = 0, and when the cut-off rounds to 0 (x·R < 0.1). An "
+                    "empty ranking with R > 0 scores 0.",
+          ties=("Exact, as precision@k: a tie group cut by the cut-off counts the share "
+                "(k − t)/n of its documents (t positions before the group, n documents in it)."))
 def rprec_mult(prep: Prepared, level: float, mult=1.0) -> np.ndarray:
     """Precision at a multiple of R: P@k with k = (long)(x·R + 0.9), trec_eval's
     ``Rprec_mult_x`` (x = ``mult``; ``mult=1`` is R-precision).

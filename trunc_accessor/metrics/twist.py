@@ -54,6 +54,8 @@ import polars as pl
 
 from ..prepare import Prepared, build
 from ..registry import Param, check_k, register
+from ._order import mixed_groups
+from ._order import require_order_free as order_free
 
 FERRO = ("Ferro, Silvello, Keskustalo, Pirkola & Järvelin, 'The Twist measure for IR "
          "evaluation: taking user's effort into account', JASIST 2016")
@@ -253,22 +255,14 @@ def require_order_free(prep: Prepared, level: float, name: str, depth=None) -> N
         return
     with np.errstate(invalid="ignore"):
         grade_class = np.where(prep.grade >= level, prep.grade, -np.inf)
-    starts = np.cumsum(prep.g_size) - prep.g_size
-    mixed = (np.minimum.reduceat(grade_class, starts)
-             != np.maximum.reduceat(grade_class, starts))
+    mixed = mixed_groups(prep, grade_class)
     mixed &= prep.num_relevant(level)[prep.g_seg] > 0  # R = 0: undefined anyway
     if depth is not None:
         mixed &= prep.g_start < depth
-    if mixed.any():
-        where = ", ".join(f"{k}={v!r}" for k, v in
-                          prep.keys.row(int(prep.g_seg[np.argmax(mixed)]), named=True).items())
-        raise ValueError(
-            f"{name} with ties='average': the ranking of {where} ties documents of different "
-            f"grades, and {name} is not linear in RP (it depends on where CRP first crosses "
-            "zero, or on a harmonic mean), so its mean over the orders of a tie has no closed "
-            "form. Pass ties='first' (the order as given) or ties='trec_eval' (trec_eval's "
-            "order: docid descending among equal scores). CRP (run.ir.crp), space_ratio_plus "
-            "and space_ratio_minus are exact under ties='average'.")
+    order_free(prep, mixed, name, f"{name} is not linear in RP (it depends on where CRP first "
+               "crosses zero, or on a harmonic mean)",
+               also="CRP (run.ir.crp), space_ratio_plus and space_ratio_minus are exact under "
+                    "ties='average'.")
 
 
 def _ratio(space: np.ndarray, max_space: np.ndarray) -> np.ndarray:
