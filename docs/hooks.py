@@ -48,7 +48,7 @@ def _markdown(doc: str) -> str:
 
 def _dialect_names() -> dict[str, dict[str, list[str]]]:
     """metric name → {dialect: [names]} from the name tables of the parser."""
-    from trunc_accessor import names
+    from trunc_accessor import names, trec_dialect
 
     found: dict[str, dict[str, list[str]]] = {}
 
@@ -57,13 +57,13 @@ def _dialect_names() -> dict[str, dict[str, list[str]]]:
         if name not in found[metric][dialect]:
             found[metric][dialect].append(name)
 
-    for name, entry in getattr(names, "TREC_PLAIN", {}).items():
-        add(entry[0], "trec_eval", name)
-    for name, entry in getattr(names, "TREC_PARAM", {}).items():
-        add(entry[0], "trec_eval", f"{name}_N")
-    for name, entry in getattr(names, "IR_MEASURES", {}).items():
+    for m in trec_dialect.TABLE:
+        if m.metric is not None:
+            shown = {"cutoffs": f"{m.name}_N", "levels": f"{m.name}_x.xx"}.get(m.kind, m.name)
+            add(m.metric, "trec_eval", shown)
+    for name, entry in names.IR_MEASURES.items():
         add(entry[0], "ir_measures", name + ("[@N]" if entry[2] == "k" else ""))
-    for name, entry in getattr(names, "RANX", {}).items():
+    for name, entry in names.RANX.items():
         add(entry if isinstance(entry, str) else entry[0], "ranx", name)
     return found
 
@@ -78,7 +78,7 @@ def _example(name: str) -> tuple[str, str]:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                value = eval(call, {"run": run, "qrels": qrels})  # noqa: S307 - our own text
+                value = eval(call, {"run": run, "qrels": qrels})
         except ValueError:
             continue
         return call, value.round(6).to_string()
@@ -97,31 +97,31 @@ def metric_page(metric, dialects) -> str:
     if metric.params:
         lines += ["## Parameters", "", "| parameter | default | meaning |", "|---|---|---|"]
         lines += [f"| `{p.name}` | `{p.default!r}` | {p.doc} |" for p in metric.params]
-        lines += ["", "Every metric also takes `ties=`, `by=`, `queries=`, `relevance_level=`, "
+        lines += ["", ("Every metric also takes `ties=`, `by=`, `queries=`, `relevance_level=`, "
                   "`judged_only=` and `undefined=` (see the [API reference](../reference/"
-                  "accessor.md)).", ""]
+                  "accessor.md))."), ""]
     if metric.ties:
         lines += ["## Ties (`ties=\"average\"`)", "", metric.ties, ""]
     if metric.undefined:
         lines += ["## Undefined values", "", metric.undefined, ""]
         if not metric.undefined.startswith("Never undefined"):
-            lines += ["An undefined value is 0 by default (`undefined=\"zero\"`), as trec_eval, "
+            lines += [("An undefined value is 0 by default (`undefined=\"zero\"`), as trec_eval, "
                       "pytrec_eval, ir_measures and ranx give it; `undefined=\"nan\"` gives "
-                      "NaN / null, left out of means.", ""]
+                      "NaN / null, left out of means."), ""]
     if metric.citation:
         lines += ["## Reference", "", metric.citation, ""]
     call, output = _example(metric.name)
-    lines += ["## Example", "", "On trec_eval's own test run and qrels (shipped with the "
-              "package, `ta.load_example()`):", "", "```python", "import trunc_accessor as ta",
+    lines += ["## Example", "", ("On trec_eval's own test run and qrels (shipped with the "
+              "package, `ta.load_example()`):"), "", "```python", "import trunc_accessor as ta",
               "run, qrels = ta.load_example()", call, "```", "", "```text", output, "```", ""]
     return "\n".join(lines)
 
 
 def index_page(registry, dialects) -> str:
     lines = ["# Metrics", "",
-             "Every metric is an accessor method (`run.ir.NAME(qrels, ...)`), an `evaluate` "
+             ("Every metric is an accessor method (`run.ir.NAME(qrels, ...)`), an `evaluate` "
              "string in any dialect and a function on one ranking "
-             "(`trunc_accessor.single.NAME`). This list is generated from the registry.", "",
+             "(`trunc_accessor.single.NAME`). This list is generated from the registry."), "",
              "| metric | parameters | trec_eval | ir_measures | ranx | summary |",
              "|---|---|---|---|---|---|"]
     for m in registry.values():
@@ -148,17 +148,17 @@ def accessor_page(registry) -> str:
 
     ir = pd.DataFrame.ir
     lines = ["# The `.ir` accessor", "",
-             "Importing `trunc_accessor` registers `.ir` on pandas DataFrames, Polars DataFrames "
+             ("Importing `trunc_accessor` registers `.ir` on pandas DataFrames, Polars DataFrames "
              "and LazyFrames, and (when Dask is installed) Dask DataFrames. The methods are the "
              "same everywhere; the answer is in the caller's library (a Polars LazyFrame stays "
-             "lazy; a Dask answer is computed with `.compute()`).", ""]
+             "lazy; a Dask answer is computed with `.compute()`)."), ""]
     for name in TOOLS:
         method = getattr(ir, name)
         lines += [f"## `{name}`", "", "```python", f"run.ir.{name}{inspect.signature(method)}"
                   .replace("(self, ", "("), "```", "", _markdown(inspect.getdoc(method) or ""), ""]
-    lines += ["## Metric methods", "", "One method per registered metric, "
+    lines += ["## Metric methods", "", ("One method per registered metric, "
               "`run.ir.NAME(qrels, <the metric's parameters>, *, ties, by, queries, "
-              "relevance_level, judged_only, undefined)`; see each metric's page.", "",
+              "relevance_level, judged_only, undefined)`; see each metric's page."), "",
               "| method | parameters |", "|---|---|"]
     lines += [f"| [`{m.name}`](../metrics/{m.name}.md) | "
               + (", ".join(f"`{p.name}={p.default!r}`" for p in m.params) or "–") + " |"
@@ -173,12 +173,7 @@ def cli_page() -> str:
     with contextlib.redirect_stdout(buffer):
         cli.build_parser().print_help()
     text = buffer.getvalue()
-    return "\n".join([
-        "# Command line", "",
-        "`trunc-accessor` (also `python -m trunc_accessor`) has trec_eval's interface: change "
-        "the program's name and the output stays the same, line for line (see "
-        "[Coming from trec_eval](guides/from-trec_eval.md)).", "",
-        "```text", text.rstrip(), "```", ""])
+    return f"# Command line\n\n`trunc-accessor` (also `python -m trunc_accessor`) has trec_eval's interface: change the program's name and the output stays the same, line for line (see [Coming from trec_eval](guides/from-trec_eval.md)).\n\n```text\n{text.rstrip()}\n```\n"
 
 
 # --------------------------------------------------------------------------- hooks

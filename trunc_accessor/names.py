@@ -19,22 +19,13 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import replace
 
-from .registry import _ALIASES, REGISTRY, Measure, ParameterError, get_metric, parse
+from . import trec_dialect
+from .registry import _ALIASES, REGISTRY, Measure, Named, ParameterError, get_metric, parse
 
 SUMMARIES = ("mean", "sum", "gmean")
 GM_EPSILON = 1e-5  # trec_eval's gm_map: exp(mean(log(max(value, 1e-5))))
-
-
-@dataclass(frozen=True)
-class Named:
-    """A measure as the user named it: output ``label``, ``measure``, and its ``summary``
-    over queries ("mean"; "sum" for trec_eval's counts; "gmean" for gm_map)."""
-
-    label: str
-    measure: Measure
-    summary: str = "mean"
 
 
 def _m(name: str, **params) -> Measure:
@@ -43,75 +34,7 @@ def _m(name: str, **params) -> Measure:
 
 
 # --------------------------------------------------------------------------- trec_eval
-# plain names → (metric, params, summary)
-TREC_PLAIN = {
-    "map": ("ap", {}, "mean"), "gm_map": ("ap", {}, "gmean"), "Rprec": ("rprec", {}, "mean"),
-    "bpref": ("bpref", {}, "mean"), "recip_rank": ("rr", {}, "mean"),
-    "ndcg": ("ndcg", {}, "mean"), "infAP": ("infap", {}, "mean"),
-    "11pt_avg": ("interpolated_precision_11pt", {}, "mean"),
-    "set_P": ("set_precision", {}, "mean"), "set_recall": ("set_recall", {}, "mean"),
-    "set_F": ("set_f", {}, "mean"), "set_map": ("set_ap", {}, "mean"),
-    "num_ret": ("num_ret", {}, "sum"), "num_rel": ("num_rel", {}, "sum"),
-    "num_rel_ret": ("num_rel_ret", {}, "sum"),
-    "num_nonrel_judged_ret": ("num_nonrel_judged_ret", {}, "sum"),
-    "num_q": ("num_q", {}, "sum"), "set_relative_P": ("set_relative_precision", {}, "mean"),
-}
-# parameterised names: base_VALUE or base.V1,V2 → (metric, parameter, value formatter)
-TREC_PARAM = {
-    "P": ("precision", "k"), "recall": ("recall", "k"), "ndcg_cut": ("ndcg", "k"),
-    "map_cut": ("ap", "k"), "success": ("success", "k"),
-    "iprec_at_recall": ("iprec_at_recall", "recall"), "Rprec_mult": ("rprec_mult", "mult"),
-    "relative_P": ("relative_precision", "k"), "unj": ("unjudged", "k"),
-}
-_TREC_FLOAT = {"recall", "mult"}
-OFFICIAL = (["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-             "recip_rank"]
-            + [f"iprec_at_recall_{r / 10:.2f}" for r in range(11)]
-            + [f"P_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)])
-_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-ALL_TREC = (["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-             "recip_rank"]
-            + [f"iprec_at_recall_{r / 10:.2f}" for r in range(11)]
-            + [f"P_{k}" for k in _CUTS] + [f"recall_{k}" for k in _CUTS]
-            + ["infAP", "11pt_avg"] + [f"Rprec_mult_{m / 10:.2f}" for m in range(2, 21, 2)]
-            + ["ndcg"] + [f"ndcg_cut_{k}" for k in _CUTS] + [f"map_cut_{k}" for k in _CUTS]
-            + ["set_P", "set_recall", "set_map", "set_F", "set_relative_P",
-               "num_nonrel_judged_ret"]
-            + [f"success_{k}" for k in (1, 5, 10)] + [f"relative_P_{k}" for k in _CUTS]
-            + [f"unj_{k}" for k in (5, 10, 20)])
-# trec_eval's all_trec measures not offered (no equivalent here): G, binG, Rndcg, ndcg_rel
-# (experimental, unpublished), relstring (a string), utility (needs the collection size),
-# gm_bpref, rbp and rbp_resid (p = 0.9 and min-max graded gains: rbp(p=0.9) and
-# rbp_residual(p=0.9) agree with them on binary qrels)
-GROUPS = {"official": OFFICIAL, "all_trec": ALL_TREC}
-
-
-def _trec_value(text: str, parameter: str):
-    try:
-        value = float(text)
-    except ValueError:
-        raise ParameterError(f"trec_eval measure parameter {text!r} is not a number") from None
-    if parameter in _TREC_FLOAT:
-        return value, f"{value:.2f}"
-    return int(value), str(int(value))  # trec_eval truncates: ndcg_cut.23.4 is ndcg_cut_23
-
-
-def _trec(spec: str) -> list[Named] | None:
-    if spec in TREC_PLAIN:
-        name, params, summary = TREC_PLAIN[spec]
-        return [Named(spec, _m(name, **params), summary)]
-    for base in sorted(TREC_PARAM, key=len, reverse=True):
-        name, parameter = TREC_PARAM[base]
-        if spec.startswith(base + "_") and spec[len(base) + 1:]:
-            value, _ = _trec_value(spec[len(base) + 1:], parameter)
-            return [Named(spec, _m(name, **{parameter: value}))]
-        if spec.startswith(base + ".") and spec[len(base) + 1:]:
-            out = []
-            for text in spec[len(base) + 1:].split(","):
-                value, shown = _trec_value(text, parameter)
-                out.append(Named(f"{base}_{shown}", _m(name, **{parameter: value})))
-            return out
-    return None
+GROUPS = trec_dialect.GROUPS  # trec_eval's measure groups (official, all_trec, set)
 
 
 # --------------------------------------------------------------------------- ir_measures
@@ -217,12 +140,14 @@ def _ranx(spec: str) -> list[Named] | None:
 # --------------------------------------------------------------------------- parser
 def known_names() -> list[str]:
     """Every spelling the parser knows (for suggestions and ``--list``)."""
-    names = set(TREC_PLAIN) | set(TREC_PARAM) | set(IR_MEASURES) | set(RANX) | set(GROUPS)
+    names = set(trec_dialect.BY_NAME) | set(IR_MEASURES) | set(RANX) | set(GROUPS)
     return sorted(names | set(_ALIASES) | set(REGISTRY))
 
 
-def parse_named(spec) -> list[Named]:
-    """The :class:`Named` entries of one metric spec (a group gives many)."""
+def parse_named(spec, trec: bool = False) -> list[Named]:
+    """The :class:`Named` entries of one metric spec (a group gives many). ``trec``: the
+    spec is read in trec_eval's dialect first (the command line): trec_eval's ``rbp`` and
+    ``rbp_resid``, which otherwise name the library's RBP."""
     if isinstance(spec, Measure) or (isinstance(spec, tuple) and len(spec) == 2
                                      and isinstance(spec[1], Mapping)):
         m = parse(spec)
@@ -233,9 +158,10 @@ def parse_named(spec) -> list[Named]:
         raise ParameterError(
             f"a metric is a string like 'ndcg@10' or a (name, params) pair, not {spec!r}")
     text = spec.strip()
-    if text in GROUPS:
-        return [n for name in GROUPS[text] if name != "runid" for n in parse_named(name)]
-    for dialect in (_trec, _ir_measures, _ranx):
+    found = trec_dialect.parse(text, trec)
+    if found is not None:
+        return found
+    for dialect in (_ir_measures, _ranx):
         found = dialect(text)
         if found is not None:
             return found
@@ -252,13 +178,17 @@ def parse_named(spec) -> list[Named]:
     return [Named(text, m, _summary_of(m))]
 
 
+COUNTS = ("num_ret", "num_rel", "num_rel_ret", "num_q", "num_nonrel_judged_ret")
+
+
 def _summary_of(m: Measure) -> str:
-    return "sum" if m.metric.name in ("num_ret", "num_rel", "num_rel_ret", "num_q",
-                                      "num_nonrel_judged_ret") else "mean"
+    return "sum" if m.metric.name in COUNTS else "mean"
 
 
-def parse_many(metrics) -> list[Named]:
-    """Named entries of a spec or list of specs; a label given twice is kept once."""
+def parse_many(metrics, trec: bool = False, measures_only: bool = True) -> list[Named]:
+    """Named entries of a spec or list of specs; a label given twice is kept once.
+    ``measures_only``: leave out trec_eval's runid and relstring, which are not measures of
+    a query's values (the command line prints them)."""
     if isinstance(metrics, (str, Measure)) or (isinstance(metrics, tuple) and len(metrics) == 2
                                                 and isinstance(metrics[1], Mapping)) \
             or type(metrics).__module__.split(".")[0] == "ir_measures":
@@ -267,9 +197,11 @@ def parse_many(metrics) -> list[Named]:
         raise ParameterError(f"metrics must be a metric string or a list of them (e.g. "
                              f"['ndcg@10', 'ap']), not {type(metrics).__name__}")
     out: dict[str, Named] = {}
-    for spec in metrics:
-        for named in parse_named(spec):
-            out.setdefault(named.label, named)
+    for batch, spec in enumerate(metrics):
+        for named in parse_named(spec, trec):
+            if measures_only and named.measure is None:
+                continue
+            out.setdefault(named.label, replace(named, batch=batch))
     if not out:
         raise ParameterError("evaluate needs at least one metric")
     return list(out.values())

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .frames import InputError
+from .errors import ParameterError
 from .prepare import Prepared
 
 # --------------------------------------------------------------------------- parameters
@@ -29,10 +29,6 @@ from .prepare import Prepared
 # starts with "must" (the caller puts the parameter's name in front: "depth must be …").
 
 MAX_CUTOFF = 2 ** 53  # cut-offs and depths beyond this are not exact as floats
-
-
-class ParameterError(InputError):
-    """A parameter outside its domain; the message names the parameter and the range."""
 
 
 def is_real(x) -> bool:
@@ -246,9 +242,30 @@ class Measure:
         return Measure(self.metric, self.params, None if level is None else check_level(level))
 
 
+@dataclass(frozen=True)
+class Named:
+    """A measure as the user named it: the output ``label``, the ``measure`` (None for
+    trec_eval's runid and relstring, which the command line prints itself) and its
+    ``summary`` over queries ("mean"; "sum" for trec_eval's counts; "gmean" for gm_map and
+    gm_bpref; "none"). trec_eval's measures carry their place in trec_eval's order
+    (``trec``: table index and parameter value), the naming they came from (``batch``) and
+    whether a later naming of the same measure ``replaces`` them; ``extra`` is a value the
+    command line needs (relstring's length)."""
+
+    label: str
+    measure: Measure | None
+    summary: str = "mean"
+    trec: tuple = ()
+    batch: int = 0
+    replaces: bool = False
+    extra: Any = None
+
+
 def _fmt(v) -> str:
-    if isinstance(v, tuple):  # gains mapping
+    if isinstance(v, tuple) and all(isinstance(x, tuple) for x in v):  # gains mapping
         return "{" + ",".join(f"{_fmt(a)}:{_fmt(b)}" for a, b in v) + "}"
+    if isinstance(v, tuple):  # a list of values (recall levels)
+        return "(" + ",".join(_fmt(x) for x in v) + ")"
     if isinstance(v, float) and v.is_integer() and not isinstance(v, bool):
         return str(int(v))
     return str(v)
@@ -362,9 +379,9 @@ def _literal(s: str):
     try:
         v = ast.literal_eval(s)
     except (SyntaxError, ValueError):
-        raise ValueError(s) from None
+        raise ParameterError(s) from None
     if not isinstance(v, (int, float)) or isinstance(v, bool):
-        raise ValueError(s)
+        raise ParameterError(s)
     return v
 
 

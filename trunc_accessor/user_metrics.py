@@ -220,6 +220,8 @@ def define(function: Callable, name: str, *, params=None, aliases: Sequence[str]
     >>> from trunc_accessor import single
     >>> single.frr([0, 1, 1])
     2.0
+    >>> from trunc_accessor.registry import unregister
+    >>> unregister("frr")  # gone again, from every channel
     """
     if not callable(function):
         raise ParameterError(f"define: function must be callable, not {type(function).__name__}")

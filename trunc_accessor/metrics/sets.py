@@ -73,9 +73,17 @@ def set_f(prep: Prepared, level: float, beta=1.0) -> np.ndarray:
     >>> round(set_f([1, 0, 0, 0], R=2, beta=4), 4)  # P = 1/4, R = 1/2: 5·(1/8)/(1 + 1/2)
     0.4167
     """
-    a = relevant_retrieved(prep, level)
-    den = beta * prep.num_relevant(level) + prep.length
-    return _safe_div((1.0 + beta) * a, den.astype(np.float64))
+    a = relevant_retrieved(prep, level).astype(np.float64)
+    R = prep.num_relevant(level).astype(np.float64)
+    n = prep.length.astype(np.float64)
+    out = np.where((n == 0) & (R == 0), np.nan, 0.0)
+    found = a > 0
+    # trec_eval's own floating-point order ((1 + x)·P·R / (x·P + R)), so the 4th decimal
+    # rounds as trec_eval's does (2·59 / (100 + 220) = 0.36875 prints 0.3687 there).
+    P = a[found] / n[found]
+    rec = a[found] / R[found]
+    out[found] = (1.0 + beta) * P * rec / (beta * P + rec)
+    return out
 
 
 @register("set_ap", aliases=("set_map",), citation=SETS + "m_set_map.c (formerly "

@@ -24,8 +24,9 @@ import math
 import numpy as np
 
 from ..prepare import Prepared
-from ..registry import P, Param, ParameterError, check_p, is_real, register
-from ._order import NO_CLOSED_FORM, TREC_EVAL, mixed_groups
+from ..registry import P, Param, check_p, is_real, register
+from ._order import TREC_EVAL, mixed_groups, require_order_free, restarting_cumsum
+from .infap import before_row
 from .standard import GAINS, _safe_div, gain_values
 
 CITE = TREC_EVAL + ", "
@@ -46,10 +47,7 @@ def _check_count(x):
 # --------------------------------------------------------------------------- shared pieces
 def seg_cumsum(prep: Prepared, values: np.ndarray) -> np.ndarray:
     """Running sum of a row array within each ranking (restarting at each ranking)."""
-    c = np.cumsum(values)
-    start = prep.offsets[prep.seg]
-    before = np.where(start > 0, c[np.maximum(start - 1, 0)], 0.0)
-    return c - before
+    return restarting_cumsum(values, prep.offsets)
 
 
 def trec_gains(grades: np.ndarray, gains) -> np.ndarray:
@@ -79,24 +77,15 @@ def _ideal_cumsum(values: np.ndarray, offsets: np.ndarray, weights: np.ndarray) 
     qid: entry offsets[q] + q + j is the sum over its first j entries."""
     n_q = len(offsets) - 1
     out = np.zeros(len(values) + n_q)
-    c = np.cumsum(values * weights)
+    c = restarting_cumsum(values * weights, offsets)
     q_of = np.repeat(np.arange(n_q), np.diff(offsets))
-    base = np.where(offsets[:-1] > 0, np.concatenate([[0.0], c])[offsets[:-1]], 0.0)
-    out[np.arange(len(values)) + q_of + 1] = c - base[q_of]
+    out[np.arange(len(values)) + q_of + 1] = c
     return out
 
 
 def _refuse_mixed_gains(prep: Prepared, g: np.ndarray, name: str, why: str) -> None:
-    if prep.ties != "average" or prep.singleton_groups:
-        return
-    mixed = mixed_groups(prep, g)
-    if mixed.any():
-        where = ", ".join(f"{k}={v!r}" for k, v in
-                          prep.keys.row(int(prep.g_seg[np.argmax(mixed)]), named=True).items())
-        raise ParameterError(
-            f"{name} with ties='average': the ranking of {where} ties documents of different "
-            f"gains, and {why}, so its mean over the orders of the tie has no closed form. "
-            f"{NO_CLOSED_FORM[0].upper()}{NO_CLOSED_FORM[1:]}.")
+    if prep.ties == "average" and not prep.singleton_groups:
+        require_order_free(prep, mixed_groups(prep, g), name, why)
 
 
 # --------------------------------------------------------------------------- utility
@@ -109,8 +98,9 @@ COLLECTION = Param("collection_size", 0, _check_count,
 
 
 @register("utility", params=(A, B, C, D, COLLECTION), citation=CITE + "m_utility.c.",
-          undefined="Never undefined: the contingency counts always exist (an empty "
-                    "ranking scores c·R + d·(N − R)).",
+          undefined="Never undefined: the contingency counts always exist. R = 0 gives "
+                    "b·n + d·(N − n) (every retrieved document is non-relevant); an empty "
+                    "ranking scores c·R + d·(N − R).",
           ties="Order-free: no order of tied documents changes the value.")
 def utility(prep: Prepared, level: float, a=1.0, b=-1.0, c=0.0, d=0.0,
             collection_size=0) -> np.ndarray:
@@ -152,6 +142,12 @@ def binary_g(prep: Prepared, level: float) -> np.ndarray:
     0.815465
     """
     rel = prep.relevant(level)
+    if prep.singleton_groups:  # every position its own group: trec_eval's sum, in its order
+        nonrel_above = before_row(prep, 1.0 - rel)
+        keep = rel > 0
+        total = np.bincount(prep.seg[keep], weights=1.0 / np.log2(2.0 + nonrel_above[keep]),
+                            minlength=prep.n_segments)
+        return _safe_div(total, prep.num_relevant(level))
     r_g = prep.group_sum(rel)
     u_g = prep.g_size - r_g
     nonrel_before = prep.before_group(u_g)
@@ -167,7 +163,9 @@ def binary_g(prep: Prepared, level: float) -> np.ndarray:
 @register("normalized_g", params=(GAINS,), aliases=("g",), citation=CITE + "m_G.c "
           "(experimental measure, 2008).",
           undefined="Undefined when the query has no judged document with a positive gain "
-                    "(e.g. no positive grade).",
+                    "(no positive grade; the gains are the grades, whatever the relevance "
+                    "level, so R = 0 at a level is defined while a positive grade exists). "
+                    "An empty ranking of a query with a positive gain scores 0.",
           ties=("Refused when a tie group mixes gains: each term divides by a running sum of "
                 "the gains before it, which has no closed-form mean over the orders of the "
                 "tie; pass ties='first' or 'trec_eval'. Ties among documents of equal gain "
@@ -213,7 +211,10 @@ def _ideal_dcg_at(prep: Prepared, gains):
 
 
 @register("ndcg_rel", params=(GAINS,), citation=CITE + "m_ndcg_rel.c (experimental measure).",
-          undefined="Undefined when the query has no judged document with a positive gain.",
+          undefined="Undefined when the query has no judged document with a positive gain "
+                    "(the gains are the grades, so R = 0 at a level is defined while a "
+                    "positive grade exists). An empty ranking of a query with a positive gain "
+                    "scores 0.",
           ties=("Refused when a tie group mixes gains: the measure averages DCG/ideal DCG at "
                 "the positions of the relevant documents, a product of the order inside the "
                 "tie; pass ties='first' or 'trec_eval'. Ties among documents of equal gain "
@@ -248,7 +249,8 @@ def ndcg_rel(prep: Prepared, level: float, gains=None) -> np.ndarray:
 
 # --------------------------------------------------------------------------- Rndcg
 @register("rndcg", params=(GAINS,), citation=CITE + "m_Rndcg.c (experimental measure).",
-          undefined="Undefined when R = 0 (no relevant document at the relevance level).",
+          undefined="Undefined when R = 0 (no relevant document at the relevance level). "
+                    "An empty ranking with R > 0 scores 0.",
           ties=("Exact: a mean of nDCG at cut-offs fixed by the qrels, linear in the gain at "
                 "each position, so every gain is replaced by its tie group's mean (McSherry & "
                 "Najork 2008)."))
@@ -337,7 +339,8 @@ def _normalised_gains(prep: Prepared, gains) -> np.ndarray:
 @register("trec_rbp", params=(TREC_P, GAINS), citation=CITE + "m_rbp.c (Moffat & Zobel, "
           "'Rank-biased precision for measurement of retrieval effectiveness', ACM TOIS 27(1), "
           "2008).",
-          undefined="Never undefined: 0 for an empty ranking.",
+          undefined="Never undefined: 0 for an empty ranking, and 0 when R = 0 and no "
+                    "retrieved document has a positive gain.",
           ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
                 "2008)."))
 def trec_rbp(prep: Prepared, level: float, p=0.9, gains=None) -> np.ndarray:
@@ -355,7 +358,8 @@ def trec_rbp(prep: Prepared, level: float, p=0.9, gains=None) -> np.ndarray:
 
 @register("trec_rbp_residual", params=(TREC_P, GAINS), citation=CITE + "m_rbp_resid.c.",
           undefined="Never undefined: 0 when the ranking holds no unjudged document "
-                    "(trec_eval's rule; the empty ranking included).",
+                    "(trec_eval's rule; the empty ranking included); R = 0 changes nothing "
+                    "(the residual counts unjudged documents).",
           ties=("Exact: the unjudged indicator is replaced by its tie group's mean (the "
                 "trec_eval rule that a ranking without unjudged documents scores 0 is "
                 "order-free)."))
