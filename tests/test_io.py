@@ -238,13 +238,16 @@ def test_runid_missing_and_extra_fields(tmp_path):
 
 def test_three_column_qrels(tmp_path):
     path = tmp_path / "qrels.txt"
-    path.write_text("# qid docid rel\n301 d1 1\n301 d9 0\n302 d#3 2 extra\n")
+    path.write_text("# qid docid rel\n301 d1 1\n301 d9 0\n302 d#3 2\n")
     assert rows(ta.read_qrels(path)) == QRELS_ROWS
+    path.write_text("301 d1 1\n301 d9 0\n302 d#3 2 extra\n")  # one layout per file
+    with pytest.raises(InputError, match=r"line 3: 4 fields, but the file's first line has 3"):
+        ta.read_qrels(path)
     path.write_text("301\td1\t1.5\r\n302 d2 0\r\n")
     got = ta.read_qrels(path, library="polars")
     assert got["rel"].dtype == pl.Float64 and got["rel"].to_list() == [1.5, 0.0]
     path.write_text("301 d1 1\n301 0 d2 1\n")  # the first data line decided: 3 columns
-    with pytest.raises(InputError, match=r"line 2: grade 'd2'"):
+    with pytest.raises(InputError, match=r"line 2: 4 fields"):
         ta.read_qrels(path)
     path.write_text("301 0 d1 1\n301 d2 1\n")  # ... and here 4
     with pytest.raises(InputError, match=r"line 2: a qrels line needs 4 fields"):
@@ -435,13 +438,15 @@ def test_write_run_order_rank_and_by(tmp_path):
     assert lines == ["2 Q0 x 1 1.0 B", "1 Q0 z 1 5.0 B", "1 Q0 y 2 5.0 B",
                      "1 Q0 b 1 2.0 A", "1 Q0 c 2 2.0 A", "1 Q0 a 3 1.0 A"]
     write_run(frame.drop("rank").filter(pl.col("system") == "A").to_pandas(), path)
-    assert path.read_text().splitlines() == ["1 Q0 c 1 2.0 trunc_accessor",
-                                             "1 Q0 b 2 2.0 trunc_accessor",
-                                             "1 Q0 a 3 1.0 trunc_accessor"]
+    assert path.read_text().splitlines() == ["1 Q0 c 1 2.0 A",  # the system column: the tag
+                                             "1 Q0 b 2 2.0 A",
+                                             "1 Q0 a 3 1.0 A"]
     write_run(frame.drop("rank").filter(pl.col("system") == "A"), path, ties="first")
     assert [ln.split()[2] for ln in path.read_text().splitlines()] == ["b", "c", "a"]
     both = ta.read_run(path)
-    assert both["system"].tolist() == ["trunc_accessor"] * 3
+    assert both["system"].tolist() == ["A"] * 3
+    write_run(frame.drop("rank", "system").filter(pl.col("query_id") == 2), path)
+    assert path.read_text().splitlines() == ["2 Q0 x 1 1.0 trunc_accessor"]
 
 
 def test_write_run_to_stdout_and_file_objects(monkeypatch):
@@ -517,3 +522,39 @@ def test_read_several_runs(tmp_path):
     with pytest.raises(InputError, match=r"three.txt, line 2"):
         three.write_text("1 Q0 d1 1 7 sysA\n1 Q0 d2\n")
         ta.read_run([one, three])
+
+
+def test_write_run_keeps_system_names_and_writes_whole_float_ids(tmp_path):
+    """Runs read together keep their names when written back (the system column is the
+    tag); a qid column pandas made float (301.0) is written 301, so it matches the qrels."""
+    one = ta.read_run(need(TE / "results.test"))
+    both = pd.concat([one, one.assign(system="other")], ignore_index=True)
+    back = ta.read_run(write_run(both, tmp_path / "both.txt"))
+    assert sorted(back["system"].unique()) == ["STANDARD", "other"]
+    assert len(back) == len(both)
+    tagged = ta.read_run(write_run(one, tmp_path / "tagged.txt", tag="mine"))
+    assert tagged["system"].unique().tolist() == ["mine"]
+    floats = pd.DataFrame({"qid": [301.0, 302.0], "docid": ["a", "b"], "score": [1.0, 2.0]})
+    assert (tmp_path / "f.txt").exists() is False
+    write_run(floats, tmp_path / "f.txt")
+    assert (tmp_path / "f.txt").read_text().split("\n")[0].split()[0] == "301"
+    assert write_run(pl.from_pandas(floats), tmp_path / "g.txt")
+    assert (tmp_path / "g.txt").read_text() == (tmp_path / "f.txt").read_text()
+
+
+@pytest.mark.parametrize("frame,by,message", [
+    (pd.DataFrame({"qid": [301.5], "docid": ["a"], "score": [1.0]}), None,
+     "qid column 'qid' holds 301.5, which is not a whole number"),
+    (pd.DataFrame({"qid": [1], "docid": [2.5], "score": [1.0]}), None,
+     "docid column 'docid' holds 2.5"),
+    (pd.DataFrame({"qid": [1, 2], "docid": ["a", "b"], "score": [1.0, 2.0], "sys": [1, "a"]}),
+     "sys", "column 'sys' holds values of several types"),
+    (pd.DataFrame({"qid": [1, 1], "docid": ["a", "a"], "score": [1.0, 2.0],
+                   "x": ["a/b", "a"], "y": ["c", "b/c"]}), ["x", "y"],
+     "would both be written as tag 'a/b/c'"),
+])
+def test_write_run_refuses_ids_and_keys_it_cannot_write(tmp_path, frame, by, message):
+    before = frame.copy()
+    with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        write_run(frame, tmp_path / "x.txt", by=by)
+    pd.testing.assert_frame_equal(frame, before)

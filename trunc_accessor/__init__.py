@@ -14,24 +14,33 @@ live in :mod:`trunc_accessor.single`.
 """
 from __future__ import annotations
 
-from . import (
-    agreement,  # Kendall's tau, tau_AP, rank-biased overlap
-    plot,  # trunc_accessor.plot.effort_gain (matplotlib loads on use)
-    stats,  # paired tests, corrections, intervals (scipy loads on use)
-)
+import importlib
+import sys
+
 from . import metrics as _metrics  # noqa: F401  (registers the metrics)
-from .accessors import pandas as _pandas_accessor  # noqa: F401  (registers DataFrame.ir)
 from .accessors import polars as _polars_accessor  # noqa: F401  (registers pl.DataFrame.ir)
 from .aggregate import aggregate
-from .batches import evaluate_parquet
-from .experiment import experiment, report
 from .frames import InputError, InputTypeError
 from .io import example_path, load_example, read_qrels, read_run, write_run
 from .registry import REGISTRY, Measure, ParameterError, parse
-from .stats import compare
+from .user_metrics import define, metric
 from .warn import DroppedQueriesWarning, EmptyResultWarning, IdentifierWarning, TruncAccessorWarning
 
 __version__ = "0.1.0"
+
+# Loaded on first use (PEP 562), so `import trunc_accessor` and the command line start
+# without pandas, SciPy, matplotlib or Dask: name → (module, attribute or None for the module)
+_LAZY = {
+    "agreement": (".agreement", None),  # Kendall's tau, tau_AP, rank-biased overlap
+    "plot": (".plot", None),  # effort-gain and CRP plots (matplotlib)
+    "stats": (".stats", None),  # paired tests, corrections, intervals (SciPy)
+    "properties": (".properties", None),
+    "single": (".single", None),  # metrics of one ranking given as a list of grades
+    "compare": (".stats", "compare"),
+    "experiment": (".experiment", "experiment"),
+    "report": (".experiment", "report"),
+    "evaluate_parquet": (".batches", "evaluate_parquet"),
+}
 
 __all__ = [
     "DroppedQueriesWarning",
@@ -45,10 +54,12 @@ __all__ = [
     "aggregate",
     "agreement",
     "compare",
+    "define",
     "evaluate_parquet",
     "example_path",
     "experiment",
     "load_example",
+    "metric",
     "metrics_table",
     "parse",
     "plot",
@@ -60,15 +71,33 @@ __all__ = [
 ]
 
 
-class _DaskHook:
-    """A one-shot import hook: when ``dask.dataframe`` is first imported, register ``.ir``
-    on its DataFrame (:mod:`trunc_accessor.accessors.dask`) right after the module runs."""
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'trunc_accessor' has no attribute {name!r}")
+    module, attribute = _LAZY[name]
+    value = importlib.import_module(module, __name__)
+    if attribute is not None:
+        value = getattr(value, attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+class _AfterImport:
+    """A one-shot import hook: when ``target`` is first imported, run ``then()`` right after
+    the module has run (to register ``.ir`` on pandas or Dask DataFrames without importing
+    them here)."""
+
+    def __init__(self, target: str, then):
+        self.target, self.then = target, then
 
     def find_spec(self, name, path, target=None):
-        if name != "dask.dataframe":
+        if name != self.target:
             return None
         import importlib.util
-        import sys
 
         if self in sys.meta_path:
             sys.meta_path.remove(self)
@@ -77,15 +106,23 @@ class _DaskHook:
         if loader is None or not hasattr(loader, "exec_module"):
             return spec
         run_module = loader.exec_module
+        then = self.then
 
         def exec_module(module):
-            del loader.exec_module  # the loader's own method again
+            try:
+                del loader.exec_module  # the loader's own method again
+            except AttributeError:
+                pass
             run_module(module)
             if module.__name__ == name:
-                _register_dask_now()
+                then()
 
         loader.exec_module = exec_module
         return spec
+
+
+def _register_pandas_now() -> None:
+    from .accessors import pandas as _pandas_accessor  # noqa: F401  (registers DataFrame.ir)
 
 
 def _register_dask_now() -> None:
@@ -98,24 +135,25 @@ def _register_dask_now() -> None:
                       RuntimeWarning, stacklevel=2)
 
 
-def _register_dask() -> None:
-    """``.ir`` on Dask DataFrames without importing Dask here: at once if ``dask.dataframe``
-    is loaded, else when it is first imported; nothing when Dask is not installed."""
+def _register_when_imported(module: str, register) -> None:
+    """``.ir`` on a library's DataFrame without importing the library here: at once if
+    ``module`` is loaded, else when it is first imported; nothing when it is not installed."""
     import importlib.util
-    import sys
 
-    if "dask.dataframe" in sys.modules:
-        _register_dask_now()
+    if module in sys.modules:
+        register()
         return
     try:
-        installed = importlib.util.find_spec("dask") is not None
+        installed = importlib.util.find_spec(module.split(".")[0]) is not None
     except (ImportError, ValueError):  # e.g. sys.modules["dask"] = None: not usable
         installed = False
-    if installed and not any(isinstance(f, _DaskHook) for f in sys.meta_path):
-        sys.meta_path.insert(0, _DaskHook())
+    if installed and not any(isinstance(f, _AfterImport) and f.target == module
+                             for f in sys.meta_path):
+        sys.meta_path.insert(0, _AfterImport(module, register))
 
 
-_register_dask()
+_register_when_imported("pandas", _register_pandas_now)
+_register_when_imported("dask.dataframe", _register_dask_now)
 
 
 def metrics_table() -> list[dict]:

@@ -43,10 +43,17 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from .frames import DOCID_NAMES, QID_NAMES, InputError, InputTypeError, check_frame, normalise_by
+from .frames import (
+    DOCID_NAMES,
+    QID_NAMES,
+    InputError,
+    InputTypeError,
+    check_frame,
+    normalise_by,
+    to_polars,
+)
 
 # ----------------------------------------------------------------------------- bytes in
 _BOM = b"\xef\xbb\xbf"
@@ -133,6 +140,7 @@ class _Format:
     n_min: int
     numeric: dict[int, str]
     keep: tuple[int, ...]
+    exact: bool = False  # every line has exactly len(fields) fields (3-field qrels)
 
     def type(self, i: int) -> pa.DataType:
         return pa.float64() if i in self.numeric else pa.large_string()
@@ -146,7 +154,7 @@ class _Format:
 _RUN = _Format("run", ("qid", "Q0", "docid", "rank", "score", "runid"), 5,
                {3: "rank", 4: "score"}, (0, 2, 3, 4, 5))
 _QRELS4 = _Format("qrels", ("qid", "iter", "docid", "rel"), 4, {3: "grade"}, (0, 2, 3))
-_QRELS3 = _Format("qrels", ("qid", "docid", "rel"), 3, {2: "grade"}, (0, 1, 2))
+_QRELS3 = _Format("qrels", ("qid", "docid", "rel"), 3, {2: "grade"}, (0, 1, 2), exact=True)
 
 
 def _blank_pairs(buf, sep: bytes = b" ") -> bool:
@@ -222,13 +230,17 @@ def _choose(n_first: int, formats: tuple[_Format, ...]) -> _Format:
 
 def _finite(table: pa.Table, fmt: _Format) -> bool:
     """Are the required fields present and the numbers finite in every row?"""
+    numeric = []
     for i in fmt.keep:
         col = table.column(fmt.fields[i])
         if i < fmt.n_min and col.null_count:
             return False
-        if i in fmt.numeric and len(col) and not pc.all(pc.is_finite(col)).as_py():
-            return False
-    return True
+        if i in fmt.numeric and len(col):
+            numeric.append(fmt.fields[i])
+    # Polars on the whole table: converting a lone column would load pyarrow.compute (and
+    # pandas), which the command line's start-up does without
+    checked = pl.from_arrow(table.select(numeric)) if numeric else None
+    return checked is None or all(checked[c].is_finite().all() for c in numeric)
 
 
 def _arrow(source, fmt: _Format, n: int, sep: str = " ") -> pa.Table | None:
@@ -260,6 +272,8 @@ def _arrow(source, fmt: _Format, n: int, sep: str = " ") -> pa.Table | None:
 def _polars(source, fmt: _Format, sep: str = " ") -> pa.Table | None:
     """Polars' CSV reader on a normalised buffer or file (lines may hold different numbers of
     fields, comment lines are skipped); None if anything is off."""
+    if fmt.exact:  # ragged lines would be cut silently: the line-by-line reader checks them
+        return None
     try:
         frame = pl.scan_csv(
             source, has_header=False, separator=sep, quote_char=None, comment_prefix="#",
@@ -356,6 +370,10 @@ def _careful(buf: bytes, where: str, formats: tuple[_Format, ...]) -> tuple[_For
         if len(parts) < fmt.n_min:
             raise InputError(f"{where}, line {lineno}: a {fmt.what} line needs {fmt.n_min} "
                              f"fields ({' '.join(fmt.fields[:fmt.n_min])}), found {len(parts)}")
+        if fmt.exact and len(parts) > len(fmt.fields):
+            raise InputError(f"{where}, line {lineno}: {len(parts)} fields, but the file's "
+                             f"first line has {len(fmt.fields)} ({' '.join(fmt.fields)}): a "
+                             f"qrels file has one layout, 4 fields (qid iter docid rel) or 3")
         for i, label in fmt.numeric.items():
             text = parts[i]
             if not (_NUMBER.fullmatch(text) and math.isfinite(float(text))):
@@ -381,6 +399,8 @@ def _parse(src, formats: tuple[_Format, ...]) -> tuple[_Format, pa.Table, str, s
         if fast:
             return (*fast, where, _stem(where))
     buf, where, stem = _source(src)
+    if b"\r" in buf and b"\n" not in buf:  # old Mac line ends (CR only): lines, not blanks
+        buf = buf.replace(b"\r", b"\n")
     if fast is None:  # (False: these bytes already failed to parse)
         fast = _fast(buf, formats)
     fmt, table = fast if fast else _careful(buf, where, formats)
@@ -389,9 +409,9 @@ def _parse(src, formats: tuple[_Format, ...]) -> tuple[_Format, pa.Table, str, s
 
 def _whole_or_float(col: pa.ChunkedArray) -> pa.ChunkedArray:
     """int64 if every value is a whole number int64 can hold, else the float64 column."""
-    if len(col) == 0 or pc.all(pc.and_(pc.equal(col, pc.round(col)),
-                                       pc.less(pc.abs(col), 9.2e18))).as_py():
-        return col.cast(pa.int64())
+    values = pl.from_arrow(pa.table({"v": col}))["v"]
+    if len(col) == 0 or ((values == values.round()) & (values.abs() < 9.2e18)).all():
+        return pa.chunked_array([values.cast(pl.Int64).to_arrow()], pa.int64())
     return col
 
 
@@ -451,7 +471,8 @@ def _read_runs(paths) -> pa.Table:
     def labels(i: int) -> set:
         if level[i] == 0:
             runid = tables[i]["runid"]
-            names = set(pc.unique(runid.drop_null()).to_pylist())
+            names = set(pl.from_arrow(pa.table({"r": runid}))["r"].drop_nulls().unique()
+                        .to_list())
             return names | ({candidates[i][1]} if runid.null_count else set())
         return {candidates[i][level[i]]}
 
@@ -467,7 +488,9 @@ def _read_runs(paths) -> pa.Table:
     for i, table in enumerate(tables):
         fill = candidates[i][1] if level[i] == 0 else candidates[i][level[i]]
         runid = table["runid"] if level[i] == 0 else pa.nulls(table.num_rows, pa.large_string())
-        system = pc.fill_null(runid, pa.scalar(fill, pa.large_string()))
+        system = pl.from_arrow(pa.table({"r": runid}))["r"].cast(pl.String).fill_null(fill)
+        system = pa.chunked_array([system.to_arrow(compat_level=pl.CompatLevel.oldest())],
+                                  pa.large_string())
         out.append(table.set_column(table.schema.get_field_index("runid"), "runid", system))
     return pa.concat_tables(out)
 
@@ -545,19 +568,45 @@ def _check_run(run: pl.DataFrame, keys: tuple[str, ...]) -> None:
                              f"ranking of qid {row['qid']!r}{hint}")
 
 
-def write_run(frame, path, tag: str = "trunc_accessor", by=None, ties: str = "trec_eval"):
+def _id_text(frame: pl.DataFrame, column: str, what: str) -> pl.Expr:
+    """A column of ids (or system keys) as text that reads back as the same id: strings and
+    integers as they are, whole floats as integers (301.0 → "301"); other floats and other
+    types are refused, naming the column and the value."""
+    dtype = frame.schema[column]
+    if dtype.is_float():
+        bad = frame.filter(pl.col(column).is_not_null()
+                           & ((pl.col(column) != pl.col(column).round())
+                              | ~pl.col(column).is_finite()))
+        if bad.height:
+            raise InputError(f"write_run: {what} column {column!r} holds {bad[column][0]!r}, "
+                             f"which is not a whole number: a TREC file holds ids as words, "
+                             f"and '{bad[column][0]}' would match no qrels line")
+        return pl.col(column).cast(pl.Int64).cast(pl.String)
+    if not (dtype.is_integer() or dtype in (pl.String, pl.Null, pl.Boolean)
+            or isinstance(dtype, (pl.Categorical, pl.Enum))):
+        raise InputError(f"write_run: {what} column {column!r} is {dtype}; ids are strings or "
+                         f"integers")
+    return pl.col(column).cast(pl.String)
+
+
+def write_run(frame, path, tag: str | None = None, by=None, ties: str = "trec_eval"):
     """Write a run as a TREC file (``qid Q0 docid rank score tag``) and return ``path``.
 
     ``frame``: pandas or Polars, with qid, docid (aliases as elsewhere: query_id/topic,
     docno/doc_id), score and optionally rank. ``path``: a path, ``"-"`` (stdout) or an open
-    file object; a path ending in ``.gz``, ``.bz2`` or ``.xz`` is compressed.
+    file object; a path ending in ``.gz``, ``.bz2`` or ``.xz`` is compressed. Ids that are
+    whole floats (301.0, as pandas makes an integer column with a missing value) are written
+    as integers; other floats are refused.
 
     Each ranking is written in its order with ranks 1..n: by ascending ``rank`` if the frame
     has one, else by descending score. Equal keys are broken as trec_eval breaks equal
     scores, by docid descending in byte order (``ties="trec_eval"``), or kept in the frame's
     order (``ties="first"``). Queries come in order of first appearance. ``by``: a column (or
     list of columns) naming the systems; each row's tag is then its key (several columns
-    joined by ``/``) and rows are grouped by system, then qid. Scores are written with the
+    joined by ``/``) and rows are grouped by system, then qid. With neither ``tag`` nor
+    ``by``, a ``system`` column (as :func:`read_run` gives) is the tag, so several runs read
+    together are written back under their own names; without one the tag is
+    ``trunc_accessor``. Scores are written with the
     fewest digits that read back as the same float64, so :func:`read_run` returns exactly the
     written scores.
 
@@ -573,6 +622,12 @@ def write_run(frame, path, tag: str = "trunc_accessor", by=None, ties: str = "tr
     if ties not in _TIES:
         raise InputError(f"write_run: ties= must be one of {list(_TIES)}, not {ties!r}")
     keys = normalise_by(by)
+    if tag is None and not keys:
+        columns = frame.collect_schema().names() if isinstance(frame, pl.LazyFrame) \
+            else list(frame.columns)
+        keys, tag = (("system",) if "system" in columns else ()), "trunc_accessor"
+    elif tag is None:
+        tag = "trunc_accessor"
     if not isinstance(tag, str):
         raise InputTypeError(f"write_run: tag= must be a string, not {type(tag).__name__}")
     if not keys and (not tag or re.search(_BLANK_RE, tag)):
@@ -580,7 +635,7 @@ def write_run(frame, path, tag: str = "trunc_accessor", by=None, ties: str = "tr
     if isinstance(frame, pl.LazyFrame):
         frame = frame.collect()
     elif not isinstance(frame, pl.DataFrame):
-        frame = pl.from_pandas(frame, include_index=False, nan_to_null=False)
+        frame = to_polars(frame, [str(c) for c in frame.columns], "run")
     names = list(frame.columns)
     qid = _pick_column(names, QID_NAMES, "qid")
     docid = _pick_column(names, DOCID_NAMES, "docid")
@@ -591,13 +646,13 @@ def write_run(frame, path, tag: str = "trunc_accessor", by=None, ties: str = "tr
             raise InputError(f"write_run: by= names column {k!r}, which the run does not have; "
                              f"found {names}")
     try:
-        cols = [pl.col(qid).cast(pl.String).alias("qid"),
-                pl.col(docid).cast(pl.String).alias("docid"),
+        cols = [_id_text(frame, qid, "qid").alias("qid"),
+                _id_text(frame, docid, "docid").alias("docid"),
                 pl.col("score").cast(pl.Float64).alias("score")]
         if "rank" in names:
             cols.append(pl.col("rank").cast(pl.Float64).alias("_rank"))
         if keys:
-            cols.append(pl.concat_str([pl.col(k).cast(pl.String) for k in keys],
+            cols.append(pl.concat_str([_id_text(frame, k, "by=") for k in keys],
                                       separator="/").alias("tag"))
         else:
             cols.append(pl.lit(tag, dtype=pl.String).alias("tag"))
@@ -605,6 +660,13 @@ def write_run(frame, path, tag: str = "trunc_accessor", by=None, ties: str = "tr
     except pl.exceptions.PolarsError as e:
         raise InputError(f"write_run: cannot read the run's columns as ids and numbers ({e})"
                          ) from None
+    if len(keys) > 1:  # different key tuples must not write as one tag ("a/b" + "c" = "a" + "b/c")
+        tags = frame.select(keys).with_columns(run["tag"].alias("__tag")).unique()
+        clash = tags.filter(pl.col("__tag").is_duplicated())
+        if clash.height:
+            shown = [tuple(r[:-1]) for r in clash.rows()[:2]]
+            raise InputError(f"write_run: systems {shown[0]!r} and {shown[1]!r} would both be "
+                             f"written as tag {clash['__tag'][0]!r}: rename one")
     _check_run(run, keys)
 
     run = run.with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias("_i"))
