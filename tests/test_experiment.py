@@ -129,3 +129,32 @@ def test_latex_table_compiles_with_booktabs(with_baseline, tmp_path):
                           cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stdout[-2000:]
     assert (tmp_path / "t.pdf").exists()
+
+
+def test_the_query_column_alias_reaches_every_analysis_function():
+    """A run whose query column is query_id evaluates; its per-query frame then goes through
+    compare, Tukey, experiment and the plots as one whose column is qid (one reader of
+    result frames, the input frames' aliases)."""
+    import warnings
+
+    import pandas as pd
+    import polars as pl
+
+    runs, qrels = ta.load_example("cranfield")
+    renamed = runs.rename(columns={"qid": "query_id"})
+    rqrels = qrels.rename(columns={"qid": "query_id"})
+    per = renamed.ir.evaluate(rqrels, ["ap", "ndcg@10"], by="system")
+    want = ta.compare(runs.ir.evaluate(qrels, ["ap", "ndcg@10"], by="system"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for got in (ta.compare(per), ta.compare(per, by="system"),
+                    ta.compare(pl.from_pandas(per.reset_index())).to_pandas()):
+            pd.testing.assert_frame_equal(got, want)
+        assert len(ta.stats.tukey_hsd(per)) == len(ta.stats.tukey_hsd(
+            runs.ir.evaluate(qrels, ["ap", "ndcg@10"], by="system")))
+        table = ta.experiment(renamed, rqrels, ["ap"], baseline="bm25")
+        assert table.set_index("system").loc["bm25_stem", "delta"] == pytest.approx(
+            want.query("metric == 'ap' and ((system == 'bm25_stem' and other == 'bm25') or "
+                       "(system == 'bm25' and other == 'bm25_stem'))")["delta"].abs().iloc[0])
+        ta.plot.topic_differences(per, "bm25_stem", "bm25", "ap")
+        ta.plot.query_distributions(per, "ap")

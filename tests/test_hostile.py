@@ -482,6 +482,8 @@ DOMAINS = {
     "recall": lambda x: real(x) and math.isfinite(x) and 0 <= x <= 1,
     "mult": lambda x: real(x) and math.isfinite(x) and x > 0,
     "min_grade": lambda x: x is None or (real(x) and math.isfinite(x) and x > 0),
+    "recalls": lambda x: isinstance(x, (list, tuple)) and len(x) > 0
+    and all(real(v) and math.isfinite(v) and 0 <= v <= 1 for v in x),
     **dict.fromkeys("abcd", lambda x: real(x) and math.isfinite(x)),  # utility's weights
 }
 # a parameter whose domain depends on its metric: (metric, parameter) → domain
@@ -751,14 +753,17 @@ def test_readers_read_or_name_the_line(tmp_path_factory, lines, junk):
     if not bad_bytes:
         lines = [*lines, junk.decode()]
     data = [ln.split() for ln in lines if ln.split() and not ln.split()[0].startswith("#")]
-    # qrels: a first data line of 3 fields makes the file `qid docid rel`, else `qid iter docid rel`
+    # qrels: a first data line of 3 fields makes the file `qid docid rel` (every line exactly
+    # 3 fields: a longer one is a line of the other layout), else `qid iter docid rel`
     three = bool(data) and len(data[0]) == 3
-    qrels_rule = (3, (2,)) if three else (4, (3,))
-    for reader, n_min, numeric in ((ta.read_run, 5, (3, 4)), (ta.read_qrels, *qrels_rule)):
+    qrels_rule = (3, (2,), 3) if three else (4, (3,), None)
+    for reader, n_min, numeric, n_max in ((ta.read_run, 5, (3, 4), None),
+                                          (ta.read_qrels, *qrels_rule)):
         kind, res = outcome(lambda reader=reader: reader(path))
         bad_line = next((i for i, ln in enumerate(lines, 1) if ln.split()
                          and not ln.split()[0].startswith("#")
-                         and (len(ln.split()) < n_min or any(
+                         and (len(ln.split()) < n_min
+                              or (n_max is not None and len(ln.split()) > n_max) or any(
                              not _finite(ln.split()[j]) for j in numeric))), None)
         if bad_line is not None or bad_bytes:
             assert kind == "error" and re.search(r"line \d+", str(res)), (lines, res)

@@ -275,7 +275,7 @@ def test_degenerate_pairs_are_nan_and_not_significant():
         assert not row.significant
         assert (row.wins, row.ties, row.losses) == (0, 2, 0)
         assert np.isnan(row.effect_size)
-        if test in ("t", "wilcoxon", "sign"):
+        if test in ("t", "wilcoxon", "sign", "bootstrap"):  # bootstrap: < 4 queries
             assert np.isnan(row.p_value)
         else:
             assert row.p_value == 1.0

@@ -26,6 +26,7 @@ import numpy as np
 import polars as pl
 
 from .frames import InputError, InputTypeError, is_pandas, resolve_run_columns, to_polars
+from .registry import check_p
 
 __all__ = ["kendall_tau", "metric_agreement", "overlap", "rbo", "tau_ap"]
 
@@ -324,9 +325,10 @@ def rbo(run, other, p: float = 0.9, depth: int | None = None):
     qid
     1     0.5064      0.9    0.3936
     """
-    if isinstance(p, bool) or not isinstance(p, (int, float, np.floating)) or not 0 < p < 1:
-        raise InputError(f"p must be a number with 0 < p < 1, not {p!r}")
-    p = float(p)
+    try:
+        p = check_p(p)
+    except ValueError as e:
+        raise InputError(f"rbo: p {e}") from None
     keys, qname, len_r, len_o, code, deepest = _joined(run, other, depth)
     s = np.minimum(len_r, len_o)
     length = np.maximum(len_r, len_o)

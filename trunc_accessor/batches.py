@@ -70,6 +70,15 @@ def plan(run: pl.LazyFrame, qrels: pl.DataFrame, cols: frames.Columns, kt: frame
         aggregates.append(systems_of(run, cols.by))
     found = collect_streaming(aggregates)
     counts = found[0]
+    # a missing qid belongs to no qid range: it would vanish from every batch unsaid
+    if counts["qid"].null_count():
+        row = run.filter(pl.col(cols.run_qid).is_null()).head(1).collect().row(0, named=True)
+        raise InputError(f"run column {cols.run_qid!r} has a missing value (row "
+                         f"{', '.join(f'{k}={v!r}' for k, v in row.items())})")
+    if qrels[cols.qrels_qid].null_count():
+        row = qrels.filter(pl.col(cols.qrels_qid).is_null()).row(0, named=True)
+        raise InputError(f"qrels column {cols.qrels_qid!r} has a missing value (row "
+                         f"{', '.join(f'{k}={v!r}' for k, v in row.items())})")
     others = [qrels.select(pl.col(cols.qrels_qid).cast(kt.qid).alias("qid"))]
     if queries is not None and len(queries):
         others.append(queries.cast(kt.qid).alias("qid").to_frame())
@@ -185,9 +194,14 @@ def evaluate_parquet(source, qrels, metrics, *, ties="average", by=None, queries
     if batch_rows is not None:
         batch_rows = check_batch_rows(batch_rows)
     lazy = LazyPolarsIR(pl.scan_parquet(source), batch_rows=batch_rows)
-    result = lazy.evaluate(qrels, metrics, ties=ties, by=by, queries=queries,
-                           relevance_level=relevance_level, judged_only=judged_only,
-                           undefined=undefined, names=names).collect()
+    try:
+        result = lazy.evaluate(qrels, metrics, ties=ties, by=by, queries=queries,
+                               relevance_level=relevance_level, judged_only=judged_only,
+                               undefined=undefined, names=names).collect()
+    except pl.exceptions.SchemaError as e:
+        raise InputError(f"evaluate_parquet: the Parquet files do not share one schema ({e}); "
+                         f"write them with one type per column (e.g. qid as strings in "
+                         f"every file)") from None
     if output == "polars":
         return result
     n_keys = len(frames.normalise_by(by)) + 1

@@ -6,6 +6,7 @@
 """
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Mapping
 
@@ -29,6 +30,14 @@ def _one_frame(runs, by: str):
     if not runs:
         raise InputError("experiment: runs is an empty mapping")
     frames = list(runs.values())
+    names: dict[str, object] = {}
+    for name in runs:
+        if name is None or (isinstance(name, float) and math.isnan(name)):
+            raise InputError("experiment: a system of the runs mapping has no name (None)")
+        if str(name) in names:
+            raise InputError(f"experiment: systems {names[str(name)]!r} and {name!r} have the "
+                             f"same name as text ({str(name)!r}): rename one")
+        names[str(name)] = name
     if all(isinstance(f, (pl.DataFrame, pl.LazyFrame)) for f in frames):
         parts = [f.lazy().with_columns(pl.lit(str(name)).alias(by)) for name, f in runs.items()]
         return pl.concat(parts, how="vertical_relaxed").collect()
@@ -106,6 +115,16 @@ def experiment(runs, qrels, metrics, *, baseline=None, test: str = "t", correcti
     frame = _one_frame(runs, by)
     if isinstance(frame, pl.LazyFrame):
         frame = frame.collect()
+    if not isinstance(frame, (pl.DataFrame, pd.DataFrame)):
+        raise InputError(f"experiment: runs must be a run frame with a {by!r} column or a "
+                         f"mapping {{system: run}}, not {type(frame).__name__}")
+    if by not in frame.columns:
+        raise InputError(f"experiment: the runs have no {by!r} column (by={by!r}); found "
+                         f"{list(frame.columns)}")
+    missing = frame[by].is_null() if isinstance(frame, pl.DataFrame) else frame[by].isna()
+    if missing.any():
+        raise InputError(f"experiment: the system column {by!r} has a missing value (a run "
+                         f"with no system name)")
     per = frame.ir.evaluate(qrels, metrics, by=by, **evaluate_kw)
     per_pd = per.to_pandas().set_index([by, per.columns[1]]) if isinstance(per, pl.DataFrame) \
         else per
@@ -174,6 +193,11 @@ def report(result, format: str = "markdown", *, decimals: int = 4, interval: boo
     "html" or "styler" (a pandas ``Styler``, bold maxima).
     """
     table = result.to_pandas() if isinstance(result, pl.DataFrame) else result
+    if not isinstance(table, pd.DataFrame) or "metric" not in table.columns \
+            or "mean" not in table.columns:
+        raise InputError("report: expects the table ta.experiment returns")
+    if table.empty:
+        raise InputError("report: the experiment table is empty (no system, no metric)")
     attrs = dict(getattr(result, "attrs", {}) or {})
     by = attrs.get("by") or ("system" if "system" in table.columns else table.columns[0])
     baseline = attrs.get("baseline") if attrs else (table["baseline"].iloc[0]
@@ -210,8 +234,16 @@ def report(result, format: str = "markdown", *, decimals: int = 4, interval: boo
                          f"not {format!r}")
     cells = _cells(table, by, decimals, interval, "letters", bolds[format], baseline, letters)
     names = [str(s) + (f" ({letters[s]})" if baseline is None else "") for s in cells.index]
+    if format in ("markdown", "html"):  # names are the user's text, never markup
+        esc = _md_escape if format == "markdown" else html.escape
+        names = [esc(n) for n in names]
+        cells.columns = [esc(str(m)) for m in cells.columns]
+        caption = esc(caption)
+        by_text = esc(str(by))
+    else:
+        by_text = str(by)
     if format == "markdown":
-        lines = ["| " + " | ".join([str(by), *cells.columns]) + " |",
+        lines = ["| " + " | ".join([by_text, *cells.columns]) + " |",
                  "|" + "|".join(["---"] + ["---:"] * len(cells.columns)) + "|"]
         def md(c):
             return c.replace("^", "<sup>") + "</sup>" if "^" in c else c
@@ -237,8 +269,18 @@ def report(result, format: str = "markdown", *, decimals: int = 4, interval: boo
     rows = "".join("<tr><th>" + name + "</th>" + "".join(
         "<td>" + (c.replace("^", "<sup>") + "</sup>" if "^" in c else c) + "</td>" for c in row)
         + "</tr>" for name, row in zip(names, cells.itertuples(index=False)))
-    head = "<tr><th>" + str(by) + "</th>" + "".join(f"<th>{m}</th>" for m in cells.columns) + "</tr>"
+    head = "<tr><th>" + by_text + "</th>" + "".join(f"<th>{m}</th>" for m in cells.columns) + "</tr>"
     return f"<table><caption>{caption}</caption><thead>{head}</thead><tbody>{rows}</tbody></table>"
+
+
+def _md_escape(s: str) -> str:
+    """Text for a markdown table cell: HTML special characters escaped (markdown renders
+    inline HTML), and the characters that end a cell, start emphasis, code or a link
+    backslashed (an underscore inside a word is not emphasis in CommonMark: kept)."""
+    s = html.escape(s, quote=False)
+    for ch in ("\\", "|", "*", "`", "[", "]"):
+        s = s.replace(ch, "\\" + ch)
+    return s
 
 
 def _tex_escape(s: str) -> str:

@@ -24,20 +24,14 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from .errors import InputError, InputTypeError
+
 QID_NAMES = ("qid", "query_id", "topic")
 # docno first: a PyTerrier result frame has both an internal int `docid` and the external
 # `docno`, and its qrels only `docno`; where both frames share a name, that one wins.
 DOCID_NAMES = ("docno", "docid", "doc_id")
 REL_NAMES = ("rel", "relevance", "label", "judgment")
 SYS = "_sys"  # the engine's system code column (never a user's name: see module doc)
-
-
-class InputError(ValueError):
-    """Bad input: names the frame, column, argument, query or document at fault."""
-
-
-class InputTypeError(InputError, TypeError):
-    """An argument of the wrong type (a ``TypeError`` and an :class:`InputError`)."""
 
 
 class DuplicateDocumentError(InputError):

@@ -13,6 +13,7 @@ import numpy as np
 import polars as pl
 
 from . import engine
+from .errors import InputError
 
 #: Twist bounds of the archetypes (Figure 6): below 1/4 the worst and full-scale runs, below
 #: 1/2 the runs whose CRP never turns positive (typical B); above, typical A (medium effort)
@@ -53,7 +54,7 @@ def plot_crp(run, qrels, qids=None, *, depth=None, ties="average", by=None, rele
         wanted = [str(q) for q in ([qids] if isinstance(qids, (str, int)) else qids)]
         missing = sorted(set(wanted) - set(names.to_list()))
         if missing:
-            raise ValueError(f"plot_crp: no ranking to draw for qid(s) {missing}")
+            raise InputError(f"plot_crp: no ranking to draw for qid(s) {missing}")
     ncols = max(1, min(ncols, len(wanted)))
     nrows = math.ceil(len(wanted) / ncols)
     fig, axes = plt.subplots(nrows, ncols, squeeze=False,
@@ -107,7 +108,7 @@ def effort_gain(frame, gain="ap", effort="twist", *, hue=None, ax=None, annotate
     data = _as_pandas(frame)
     for col in (gain, effort) + ((hue,) if hue is not None else ()):
         if col not in data.columns:
-            raise ValueError(f"effort_gain: no column {col!r}; found {list(data.columns)}")
+            raise InputError(f"effort_gain: no column {col!r}; found {list(data.columns)}")
     data = data.dropna(subset=[gain, effort])
     if ax is None:
         _, ax = plt.subplots(figsize=(6.0, 4.8))
@@ -142,7 +143,7 @@ def _as_pandas(frame):
         return frame.to_pandas()
     if hasattr(frame, "reset_index") and hasattr(frame, "columns"):
         return frame.reset_index() if any(n is not None for n in frame.index.names) else frame
-    raise ValueError("effort_gain: frame must be a pandas or Polars DataFrame with the gain "
+    raise InputError("effort_gain: frame must be a pandas or Polars DataFrame with the gain "
                      f"and effort columns, not {type(frame).__name__}")
 
 
@@ -169,28 +170,18 @@ DIFFERENCE_COLOURS = {"better": "tab:green", "tie": "tab:grey", "worse": "tab:re
 
 
 def _frame_pandas(frame, label: str):
-    """A pandas or Polars frame (LazyFrame too) as a pandas frame with plain columns (index
-    levels become columns)."""
-    if isinstance(frame, pl.LazyFrame):
-        frame = frame.collect()
-    if isinstance(frame, pl.DataFrame):
-        from .frames import to_pandas
+    """A pandas or Polars frame (LazyFrame too, or a pandas Series of one metric) as a pandas
+    frame with plain columns (index levels become columns): the reader of result frames
+    every analysis function shares (:mod:`trunc_accessor.results`)."""
+    from .results import plain
 
-        return to_pandas(frame)
-    if hasattr(frame, "reset_index") and hasattr(frame, "columns"):
-        if any(n is not None for n in frame.index.names):
-            return frame.reset_index()
-        return frame
-    if hasattr(frame, "to_frame") and hasattr(frame, "index"):  # a pandas Series of one metric
-        return _frame_pandas(frame.to_frame(), label)
-    raise ValueError(f"{label}: expected a pandas or Polars DataFrame, not "
-                     f"{type(frame).__name__}")
+    return plain(frame, label)[0]
 
 
 def _need_columns(data, columns, label: str) -> None:
     missing = [c for c in columns if c not in data.columns]
     if missing:
-        raise ValueError(f"{label}: no column(s) {missing}; found {list(data.columns)}")
+        raise InputError(f"{label}: no column(s) {missing}; found {list(data.columns)}")
 
 
 def _query_keys(per_query, data, by: str, label: str) -> list[str]:
@@ -203,7 +194,7 @@ def _query_keys(per_query, data, by: str, label: str) -> list[str]:
         keys = [c for c in data.columns if c != by
                 and not np.issubdtype(np.asarray(data[c]).dtype, np.floating)]
     if not keys:
-        raise ValueError(f"{label}: cannot tell the query column of the per-query frame "
+        raise InputError(f"{label}: cannot tell the query column of the per-query frame "
                          f"(columns {list(data.columns)})")
     return keys
 
@@ -215,7 +206,7 @@ def _systems(data, by: str, systems, label: str) -> list:
     systems = [systems] if isinstance(systems, str) else list(systems)
     missing = [s for s in systems if s not in set(present)]
     if missing:
-        raise ValueError(f"{label}: no system(s) {missing} in column {by!r}; found {present}")
+        raise InputError(f"{label}: no system(s) {missing} in column {by!r}; found {present}")
     return systems
 
 
@@ -246,7 +237,7 @@ def topic_differences(per_query, system, baseline, metric, ax=None, by="system")
     b = data.loc[data[by] == baseline, keys + [metric]]
     for name, part in ((system, a), (baseline, b)):
         if part.duplicated(keys).any():
-            raise ValueError(f"{label}: {name!r} has several rows for one query")
+            raise InputError(f"{label}: {name!r} has several rows for one query")
     both = a.merge(b, on=keys, suffixes=("_system", "_baseline"))
     delta = (both[f"{metric}_system"].to_numpy(dtype=np.float64)
              - both[f"{metric}_baseline"].to_numpy(dtype=np.float64))
@@ -282,7 +273,7 @@ def query_distributions(per_query, metric, kind="box", ax=None, by="system", *, 
     """
     label = "query_distributions"
     if kind not in ("box", "violin"):
-        raise ValueError(f"{label}: kind must be 'box' or 'violin', not {kind!r}")
+        raise InputError(f"{label}: kind must be 'box' or 'violin', not {kind!r}")
     data = _frame_pandas(per_query, label)
     _need_columns(data, [by, metric], label)
     names = _systems(data, by, systems, label)
@@ -292,7 +283,7 @@ def query_distributions(per_query, metric, kind="box", ax=None, by="system", *, 
         values.append(v[~np.isnan(v)])
     empty = [s for s, v in zip(names, values) if not len(v)]
     if empty:
-        raise ValueError(f"{label}: no defined {metric} value for system(s) {empty}")
+        raise InputError(f"{label}: no defined {metric} value for system(s) {empty}")
     ax = _new_axes(ax, (max(4.0, 1.1 * len(names) + 1.5), 4.2))
     pos = np.arange(1, len(names) + 1)
     if kind == "box":
@@ -356,7 +347,7 @@ def precision_recall(runs, qrels, systems=None, levels=11, ties="trec_eval", ax=
         levels = np.linspace(0.0, 1.0, int(levels))
     levels = [float(r) for r in levels]
     if not levels or any(not 0.0 <= r <= 1.0 for r in levels):
-        raise ValueError(f"{label}: recall levels must lie in [0, 1], got {levels}")
+        raise InputError(f"{label}: recall levels must lie in [0, 1], got {levels}")
     labels = [f"iprec_at_recall(recall={r:g})" for r in levels]
     means = _system_means(runs, qrels, labels, by, systems, ties, label, **evaluate_kw)
     ax = _lines(_new_axes(ax, (6.4, 4.6)), levels, means)
@@ -388,7 +379,7 @@ def cutoff_curves(runs, qrels, metric="precision", cutoffs=(1, 2, 3, 5, 10, 20, 
     base = metric.split("@", 1)[0]
     cutoffs = sorted({int(k) for k in cutoffs})
     if not cutoffs or cutoffs[0] < 1:
-        raise ValueError(f"{label}: cut-offs must be positive integers, got {cutoffs}")
+        raise InputError(f"{label}: cut-offs must be positive integers, got {cutoffs}")
     labels = [f"{base}@{k}" for k in cutoffs]
     means = _system_means(runs, qrels, labels, by, systems, ties, label, **evaluate_kw)
     ax = _lines(_new_axes(ax, (6.0, 4.6)), cutoffs, means)
@@ -422,7 +413,7 @@ def metric_scatter(table_or_per_query, metric_x, metric_y, ax=None, by="system")
         known = list(dict.fromkeys(data["metric"]))
         missing = [m for m in (metric_x, metric_y) if m not in known]
         if missing:
-            raise ValueError(f"{label}: no metric(s) {missing} in the table; found {known}")
+            raise InputError(f"{label}: no metric(s) {missing} in the table; found {known}")
         means = data.pivot_table(index=by, columns="metric", values="mean", sort=False)
     else:
         _need_columns(data, [metric_x, metric_y], label)

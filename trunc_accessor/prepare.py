@@ -22,6 +22,7 @@ from functools import cached_property
 import numpy as np
 import polars as pl
 
+from .errors import ParameterError
 from .frames import (
     SYS,
     InputError,
@@ -37,7 +38,7 @@ TIES = ("average", "first", "trec_eval", "trec_eval9")
 
 def check_ties(ties: str) -> str:
     if not isinstance(ties, str) or ties not in TIES:
-        raise ValueError(f"ties= must be one of {TIES}, not {ties!r}")
+        raise ParameterError(f"ties= must be one of {TIES}, not {ties!r}")
     return ties
 
 
@@ -349,7 +350,7 @@ class Notes:
     def finish(self, systems: pl.DataFrame | None) -> None:
         """Raise or warn about the whole call (``systems``: the by… keys, row i = code i)."""
         if self.rows and self.dropped_rows == self.rows:
-            raise ValueError(
+            raise InputError(
                 f"no qid of the run is in the qrels or queries= (run qids such as "
                 f"{self.dropped_example!r}; qrels qids such as {self.scored_example!r}): "
                 f"check that both name the same topics")

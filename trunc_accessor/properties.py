@@ -76,6 +76,7 @@ both RR = 1.
 from __future__ import annotations
 
 import itertools
+import math
 import warnings
 from collections import Counter
 from collections.abc import Iterable
@@ -84,6 +85,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
+from .errors import ParameterError
 from .registry import Measure, get_metric, parse
 
 __all__ = ["PROPERTIES", "check", "table"]
@@ -156,7 +158,7 @@ class _Space:
             raise AssertionError("the space must hold its top grade")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            res = run.ir.evaluate(qrels, [measure], ties="first",
+            res = run.ir.evaluate(qrels, [measure], ties="first", undefined="nan",
                                   queries=list(range(len(self.keys))))
         col = next(c for c in res.columns if c != "qid")
         values = np.full(len(self.keys), np.nan)
@@ -400,7 +402,7 @@ def _keys(properties) -> list[str]:
     for p in properties:
         key = p if p in PROPERTIES else by_title.get(str(p).lower())
         if key is None:
-            raise ValueError(f"unknown property {p!r}; known: {list(PROPERTIES)}")
+            raise ParameterError(f"unknown property {p!r}; known: {list(PROPERTIES)}")
         out.append(key)
     return out
 
@@ -447,13 +449,22 @@ def check(metric, max_length: int = 6, max_collection: int = 2, *, top_grade: in
     form), ``space`` (what was searched).
     """
     if max_length < 2:
-        raise ValueError("max_length must be ≥ 2")
+        raise ParameterError("max_length must be ≥ 2")
     if max_collection < 1:
-        raise ValueError("max_collection must be ≥ 1 (Recall adds a relevant document)")
+        raise ParameterError("max_collection must be ≥ 1 (Recall adds a relevant document)")
     if top_grade < 1 or threshold_n < 1:
-        raise ValueError("top_grade and threshold_n must be ≥ 1")
+        raise ParameterError("top_grade and threshold_n must be ≥ 1")
     measure = _measure(metric, params)
     keys = _keys(properties)
+    rows = _estimated_rows(keys, int(top_grade), int(max_length), int(max_collection),
+                           int(threshold_n))
+    if rows > MAX_ROWS:
+        raise ParameterError(
+            f"properties.check: the space asked for holds about {rows:.3g} ranked documents "
+            f"(about {rows * BYTES_PER_ROW / 2 ** 30:.3g} GiB to score), more than "
+            f"{MAX_ROWS:.0e}; lower max_length (rankings of every length up to it: "
+            f"(top_grade + 1)^length each), threshold_n (its square counts) or "
+            f"max_collection")
     binary = _Space(1)
     graded = _Space(top_grade) if top_grade > 1 else binary
     L, C, N = int(max_length), int(max_collection), int(threshold_n)
@@ -481,6 +492,27 @@ def check(metric, max_length: int = 6, max_collection: int = 2, *, top_grade: in
                      "witness": witness, "space": text})
     return pd.DataFrame(rows, columns=["property", "holds", "counterexample", "witness",
                                        "space"])
+
+
+MAX_ROWS = 5e7
+"""The largest search space check() scores: ranked documents over every candidate."""
+BYTES_PER_ROW = 200  # the candidates' Python tuples, the run frame and the preparation
+
+
+def _estimated_rows(keys, top: int, L: int, C: int, N: int) -> float:
+    """About how many ranked documents the requested properties score (before any is
+    built): rankings of each length times their candidates, as _register_all adds them."""
+    rows = 0.0
+    if "priority" in keys or "top_weightedness" in keys:
+        extras = sum(math.comb(top + c - 1, c) for c in range(C + 1))
+        rows += sum((top + 1.0) ** n * extras * n * (1 + n * (n - 1) / 2)
+                    for n in range(2, L + 1))
+    if "deepness_threshold" in keys or "shallowness_threshold" in keys:
+        rows += (C + 1.0) * (N * N + 2.0 * N)
+    for key in ("confidence", "recall", "redundancy"):
+        if key in keys:
+            rows += sum(2.0 ** n * (C + 1) * (2 * n + 2) for n in range(L + 1))
+    return rows
 
 
 def _register_all(keys, binary, graded, L, C, N):

@@ -14,6 +14,7 @@ retrieval evaluation* (CIKM 2007). scipy (and, for the tests only, statsmodels) 
 from __future__ import annotations
 
 import itertools
+import sys
 import warnings
 from collections.abc import Mapping
 
@@ -21,6 +22,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
+from . import results
 from .frames import InputError
 
 __all__ = ["compare", "multipletests", "randomized_tukey_hsd", "tukey_hsd"]
@@ -58,74 +60,37 @@ class _Data:
         return v
 
 
-def _long_from_pandas(df, by, what):
-    if isinstance(df.index, pd.MultiIndex):
-        names = list(df.index.names)
-        if by is None:
-            by = names[0]
-        if by not in names:
-            raise InputError(f"by={by!r} is not an index level of {what} (levels: {names})")
-        df = df.reset_index()
-    elif by is None and "qid" not in df.columns and df.index.name == "qid":
-        raise InputError(f"{what} has no system level: pass a frame indexed by (system, qid)")
-    else:
-        df = df.reset_index() if df.index.name is not None else df
-    return df, by
-
-
 def _normalise(per_query, by) -> _Data:
     if by is not None and not isinstance(by, str):
         raise InputError(f"by= must be the name of the system column/level, not {by!r}")
-    polars = False
-    if isinstance(per_query, pl.LazyFrame):
-        per_query = per_query.collect()
-    if isinstance(per_query, Mapping):
-        if len(per_query) == 0:
-            raise InputError("per_query is an empty mapping: no systems to compare")
-        parts = []
-        for name, frame in per_query.items():
-            if isinstance(frame, pl.LazyFrame):
-                frame = frame.collect()
-            if isinstance(frame, pl.DataFrame):
-                polars = True
-                frame = frame.to_pandas()
-            elif isinstance(frame, pd.Series):
-                frame = frame.to_frame()
-            if not isinstance(frame, pd.DataFrame):
-                raise InputError(f"per_query[{name!r}] must be a pandas or Polars DataFrame, "
-                                 f"not {type(frame).__name__}")
-            if "qid" not in frame.columns:
-                frame = frame.reset_index()
-            if "qid" not in frame.columns:
-                raise InputError(f"per_query[{name!r}] has no qid column or index level")
-            parts.append(frame.assign(__system__=name))
-        long, by = pd.concat(parts, ignore_index=True), "__system__"
-    elif isinstance(per_query, pl.DataFrame):
-        polars = True
-        if by is None:
-            keys = [c for c in per_query.columns if c != "qid"
-                    and not per_query.schema[c].is_numeric()]
-            if len(keys) != 1:
-                raise InputError("by= is needed: per_query has system key columns "
-                                 f"{keys} (expected exactly one non-numeric column besides qid)")
-            by = keys[0]
-        long = per_query.to_pandas()
-    elif isinstance(per_query, pd.DataFrame):
-        long, by = _long_from_pandas(per_query, by, "per_query")
-        if by is None:
-            keys = [c for c in long.columns if c != "qid"
-                    and not pd.api.types.is_numeric_dtype(long[c])]
-            if len(keys) != 1:
-                raise InputError("by= is needed: per_query has system key columns "
-                                 f"{keys} (expected exactly one non-numeric column besides qid)")
-            by = keys[0]
+    if isinstance(per_query, (pl.LazyFrame, pl.DataFrame, pd.DataFrame, Mapping)):
+        index_names = [] if not isinstance(per_query, pd.DataFrame) \
+            else [n for n in per_query.index.names if n is not None]
+        long, polars, mapping = results.long_frame(per_query, "per_query")
     else:
         raise InputError("per_query must be a pandas/Polars DataFrame of per-query values or a "
                          f"mapping {{system: frame}}, not {type(per_query).__name__}")
+    if mapping:
+        by = results.MAPPING_SYSTEM
+    elif by is None and len(index_names) > 1:
+        by = index_names[0]  # evaluate's pandas answer: indexed by (system, qid)
+    elif by is None:
+        keys = [c for c in long.columns if c != "qid"
+                and not pd.api.types.is_numeric_dtype(long[c])]
+        if len(keys) != 1:
+            if not keys and len(index_names) == 1:
+                raise InputError("per_query has no system level: pass a frame indexed by "
+                                 "(system, qid)")
+            raise InputError("by= is needed: per_query has system key columns "
+                             f"{keys} (expected exactly one non-numeric column besides qid)")
+        by = keys[0]
+    elif index_names and by not in long.columns:
+        raise InputError(f"by={by!r} is not an index level of per_query (levels: "
+                         f"{index_names})")
     for col in (by, "qid"):
         if col not in long.columns:
             raise InputError(f"per_query has no {col!r} column/level (columns: "
-                             f"{[c for c in long.columns if c != '__system__']})")
+                             f"{[c for c in long.columns if c != results.MAPPING_SYSTEM]})")
     metrics = [c for c in long.columns if c not in (by, "qid")]
     bad = [c for c in metrics if not (pd.api.types.is_numeric_dtype(long[c])
                                       and not pd.api.types.is_bool_dtype(long[c]))]
@@ -168,16 +133,19 @@ def _check_choice(name, value, choices):
 
 
 def _check_prob(name, value):
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
-        raise InputError(f"{name}= must be a number strictly between 0 and 1, not {value!r}")
+    if (isinstance(value, bool) or not isinstance(value, (int, float, np.floating))
+            or not sys.float_info.min <= value < 1):
+        raise InputError(f"{name}= must be a number strictly between 0 and 1 (a normal float), "
+                         f"not {value!r}")
 
 
 def _check_resampling(n_resamples, seed):
     if (isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer))
             or n_resamples < 1):
         raise InputError(f"n_resamples= must be a positive integer, not {n_resamples!r}")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
-        raise InputError(f"seed= must be an integer or None, not {seed!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+                             or seed < 0):
+        raise InputError(f"seed= must be an integer ≥ 0 or None, not {seed!r}")
 
 
 # ---------------------------------------------------------------------------- corrections
@@ -190,9 +158,17 @@ def multipletests(pvalues, method: str = "holm"):
     NaN.
     """
     _check_choice("correction", method, CORRECTIONS)
-    p = np.asarray(pvalues, dtype=float)
+    try:
+        p = np.asarray(pvalues, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError("multipletests: p-values must be numbers") from None
     out = np.full(p.shape, np.nan)
     ok = ~np.isnan(p)
+    outside = ok & ~((p >= 0) & (p <= 1))
+    if outside.any():
+        where = int(np.flatnonzero(outside.ravel())[0])
+        raise InputError(f"multipletests: p-value {float(p.ravel()[where])!r} (position {where}) is "
+                         f"not a probability in [0, 1]")
     q = p[ok]
     m = q.size
     if m == 0:
@@ -251,10 +227,17 @@ def _randomization(d, n_resamples, seed):
     if n == 0:
         return np.full(p_count, np.nan)
     if n < 63 and 2 ** n <= n_resamples:  # exact: every sign vector (scipy's "exact_test")
-        bits = (np.arange(2 ** n)[:, None] >> np.arange(n)[None, :]) & 1
-        signs = 1.0 - 2.0 * bits
-        null = (signs @ d.T) / n
-        return _count_pvalue(null, observed, _tolerance(observed, d), 0)
+        gamma = _tolerance(observed, d)
+        le = np.zeros(p_count, dtype=np.int64)
+        ge = np.zeros(p_count, dtype=np.int64)
+        step = max(1, _BATCH_ELEMENTS // n)  # sign vectors per chunk: memory stays bounded
+        for start in range(0, 2 ** n, step):
+            codes = np.arange(start, min(start + step, 2 ** n), dtype=np.int64)
+            signs = 1.0 - 2.0 * ((codes[:, None] >> np.arange(n)[None, :]) & 1)
+            null = (signs @ d.T) / n
+            le += np.count_nonzero(null <= observed + gamma, axis=0)
+            ge += np.count_nonzero(null >= observed - gamma, axis=0)
+        return np.clip(np.minimum(le, ge) / 2 ** n * 2, 0.0, 1.0)
     rng = np.random.default_rng(seed)
     batch = max(1, _BATCH_ELEMENTS // (2 * n))
     template = np.tile(np.arange(2), (min(batch, n_resamples), n, 1))
@@ -275,6 +258,9 @@ def _randomization(d, n_resamples, seed):
     return np.clip(np.minimum(less, greater) * 2, 0.0, 1.0)
 
 
+MIN_BOOTSTRAP_QUERIES = 4
+
+
 def _bootstrap_test(d, n_resamples, seed):
     """Paired bootstrap test of the mean difference (Efron & Tibshirani 1993, §16.4; Sakai
     2006 for IR, with the mean instead of the studentised statistic) for the rows of ``d``
@@ -282,9 +268,11 @@ def _bootstrap_test(d, n_resamples, seed):
     replacement B times (indices ``default_rng(seed).integers(0, n, (B, n))``, as
     scipy.stats.bootstrap draws them) and count the resampled means at least as far from 0 as
     the observed one: ``p = (1 + #{|mean*_b - mean| >= |mean|}) / (B + 1)`` (Davison & Hinkley
-    1997, eq. 4.11; ties within :func:`_tolerance` counted)."""
+    1997, eq. 4.11; ties within :func:`_tolerance` counted). Fewer than 4 queries: NaN (at
+    most 10 distinct resamples, so no p-value below 0.1 means anything)."""
     p_count, n = d.shape
-    if n == 0:
+    if n < MIN_BOOTSTRAP_QUERIES:
+        # n ≤ 3 queries have at most C(2n − 1, n) ≤ 10 distinct resamples: no p-value
         return np.full(p_count, np.nan)
     observed = d.mean(axis=-1)
     rng = np.random.default_rng(seed)
@@ -406,9 +394,14 @@ def compare(per_query, baseline=None, test: str = "t", correction: str = "holm",
                 for row, k in zip(d, members):
                     with warnings.catch_warnings(), np.errstate(all="ignore"):
                         warnings.simplefilter("ignore")
+                        # batch= bounds memory for large n_resamples (scipy draws the same
+                        # resamples only without it, so the default size keeps one call)
+                        big = n_resamples * row.size > _BATCH_ELEMENTS
                         res = stats.bootstrap((row,), np.mean, n_resamples=n_resamples,
                                               confidence_level=confidence, method=ci_method,
-                                              vectorized=True, rng=np.random.default_rng(seed))
+                                              vectorized=True, rng=np.random.default_rng(seed),
+                                              batch=max(1, _BATCH_ELEMENTS // row.size)
+                                              if big else None)
                     lows[k] = res.confidence_interval.low
                     highs[k] = res.confidence_interval.high
         for k, (i, j) in enumerate(pairs):
@@ -417,10 +410,13 @@ def compare(per_query, baseline=None, test: str = "t", correction: str = "holm",
             x, y = v[masks[k], i], v[masks[k], j]
             wins, ties = int(np.sum(d > 0)), int(np.sum(d == 0))
             losses = n - wins - ties
+            # differences equal up to rounding (x − y of values on a grid) are a constant:
+            # the t statistic of their noise would be huge and meaningless
+            constant = n >= 2 and np.ptp(d) <= 64 * np.finfo(float).eps * np.abs(d).max()
             with warnings.catch_warnings(), np.errstate(all="ignore"):
                 warnings.simplefilter("ignore")
                 if ci_method == "t" or test == "t":
-                    tres = stats.ttest_rel(x, y) if n >= 2 else None
+                    tres = stats.ttest_rel(x, y) if n >= 2 and not constant else None
                 if ci_method == "t" and tres is not None:
                     interval = tres.confidence_interval(confidence)
                     lows[k], highs[k] = interval.low, interval.high
@@ -430,7 +426,7 @@ def compare(per_query, baseline=None, test: str = "t", correction: str = "holm",
                     p_values[k] = stats.wilcoxon(d).pvalue
                 elif test == "sign" and wins + losses > 0:
                     p_values[k] = stats.binomtest(wins, wins + losses, 0.5).pvalue
-            sd = np.std(d, ddof=1) if n >= 2 else np.nan
+            sd = np.std(d, ddof=1) if n >= 2 and not constant else np.nan
             cols["metric"].append(metric)
             cols["system"].append(systems[i])
             cols[other_col].append(systems[j])
@@ -550,17 +546,17 @@ def randomized_tukey_hsd(per_query, n_resamples: int = 10000, seed: int | None =
             batch = max(1, _BATCH_ELEMENTS // (q * s))
             template = np.tile(np.arange(s), (min(batch, n_resamples), q, 1))
             rows = np.arange(q)[None, :, None]
-            maxima = np.empty(n_resamples)
+            thresh = observed - _EPS_TIES * np.maximum(observed, np.abs(x).mean())
+            at_least = np.zeros(thresh.size, dtype=np.int64)  # resamples ≥ each threshold
             done = 0
-            while done < n_resamples:
+            while done < n_resamples:  # memory bounded by a batch, whatever n_resamples
                 k = min(batch, n_resamples - done)
                 perm = rng.permuted(template[:k], axis=-1)  # (k, q, s) per-query permutations
                 m = x[rows, perm].mean(axis=1)  # (k, s) system means of each resample
-                maxima[done:done + k] = m.max(axis=1) - m.min(axis=1)
+                maxima = np.sort(m.max(axis=1) - m.min(axis=1))
+                at_least += k - np.searchsorted(maxima, thresh.ravel(), side="left")
                 done += k
-            maxima.sort()
-            thresh = observed - _EPS_TIES * np.maximum(observed, np.abs(x).mean())
-            p = (n_resamples - np.searchsorted(maxima, thresh, side="left")) / n_resamples
+            p = (at_least / n_resamples).reshape(thresh.shape)
         _tukey_output(data, metric, x, p, None, None, alpha, cols)
     return _output(cols, data.polars)
 

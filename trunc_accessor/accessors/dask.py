@@ -245,8 +245,18 @@ def _systems(parts: list, by: tuple) -> pl.DataFrame:
     return frames.distinct_systems(pl.concat(parts, how="vertical_relaxed"), by)
 
 
+def _no_missing_qid(q: pl.DataFrame, qid: str) -> None:
+    """A qrels row without a qid belongs to no query's piece: it would vanish unsaid (the
+    eager path raises the same error)."""
+    if q[qid].null_count():
+        row = q.filter(pl.col(qid).is_null()).row(0, named=True)
+        raise frames.InputError(f"qrels column {qid!r} has a missing value (row "
+                                f"{', '.join(f'{k}={v!r}' for k, v in row.items())})")
+
+
 def _qrels_facts(part: pd.DataFrame, columns: tuple, rel: str):
     q = _qrels_polars(part, columns)
+    _no_missing_qid(q, columns[0])
     return q.height, largest_grade(q, rel), q.schema, q.head(1)
 
 
@@ -355,6 +365,7 @@ def _height(qrels) -> int:
 
 
 def _qrels_facts_polars(q: pl.DataFrame, rel: str):
+    _no_missing_qid(q, q.columns[0])
     return q.height, largest_grade(q, rel), q.schema, q.head(1)
 
 
@@ -426,9 +437,28 @@ class DaskIR:
         return row.reset_index() if self._qid_in_index() else row
 
     def _split(self, qid: str) -> bool:
-        """Does every qid lie in one partition already?"""
+        """Does every qid lie in one partition already? Known divisions on a qid index say
+        the partitions are sorted, not that a qid never straddles two of them: files sorted
+        by qid that share a qid at their boundary give divisions that look sorted (Dask's
+        read_parquet(calculate_divisions=True)). So the index is read once (one column) and
+        every partition's largest qid must be below the next partition's smallest."""
         f = self._frame
-        return f.npartitions == 1 or (f.known_divisions and f._meta.index.name == qid)
+        if f.npartitions == 1:
+            return True
+        if not (f.known_divisions and f._meta.index.name == qid):
+            return False
+        if getattr(self, "_whole_queries", None) is None:
+            def bounds(index):
+                return pd.DataFrame({"lo": [index.min()], "hi": [index.max()]}) if len(index) \
+                    else pd.DataFrame({"lo": [], "hi": []}, dtype=index.dtype)
+            meta = pd.DataFrame({"lo": pd.Series([], dtype=f.index.dtype),
+                                 "hi": pd.Series([], dtype=f.index.dtype)})
+            # on the whole frame: a projection (f.index, f[[col]]) lets Dask's Parquet reader
+            # merge files into other partitions than the ones evaluated
+            found = f.map_partitions(lambda part: bounds(part.index), meta=meta).compute()
+            lo, hi = found["lo"].tolist(), found["hi"].tolist()
+            self._whole_queries = all(h < n for h, n in zip(hi[:-1], lo[1:]))
+        return self._whole_queries
 
     # ------------------------------------------------------------------ the graph
     def _lazy(self, qrels, call: _Call, queries):

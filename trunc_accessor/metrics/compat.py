@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..prepare import Prepared
-from ..registry import Param, check_bool, check_p, register
+from ..registry import Param, ParameterError, check_bool, check_p, register
 from ._combinatorics import log_factorials
 
 CLARKE = ("Clarke, Vtyurina & Smucker, 'Assessing top-k preferences', ACM TOIS 39(3), 2021 "
@@ -155,7 +155,7 @@ def _spread(prep: Prepared, wt: Weights, seg, n, k, b, d) -> np.ndarray:
     ys = n - k - d                          # y = d + 1 … n − K
     count = k * ys
     if int(count.sum()) > MAX_TERMS:
-        raise ValueError(
+        raise ParameterError(
             f"compat with ties='average': a tie group of {int(n.max())} documents needs "
             f"{int(count.sum()):,} terms for its exact mean over tie orders (more than "
             f"{MAX_TERMS:,}); pass ties='first' or ties='trec_eval'")

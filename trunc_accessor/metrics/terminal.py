@@ -121,11 +121,16 @@ def _ideal_with_terminal(prep: Prepared, q_gain: np.ndarray, extra: bool) -> np.
     the (n+1)-th ideal position holds the next gain, or 1.0 if the gains ran out (Liu §2)."""
     sorted_g = q_gain[np.lexsort((-q_gain, prep.q_seg))]
     rank = np.arange(len(sorted_g)) - prep.q_offsets[prep.q_seg] + 1
-    cum = np.concatenate([[0.0], np.cumsum(np.where(sorted_g > 0, sorted_g * _discount(rank), 0.0))])
+    terms = np.append(np.where(sorted_g > 0, sorted_g * _discount(rank), 0.0), 0.0)
     q = prep.seg_q
     n = prep.length + (1 if extra else 0)
     take = np.minimum(n, prep.q_offsets[q + 1] - prep.q_offsets[q])
-    ideal = cum[prep.q_offsets[q] + take] - cum[prep.q_offsets[q]]
+    # each query's own sum from its first term (reduceat over [start, start + take)), not a
+    # difference of one cumulative sum over every query: the value of a query must not
+    # depend on which other queries share the call (eager, lazy batches, Dask partitions)
+    start = prep.q_offsets[q].astype(np.int64)
+    bounds = np.column_stack([start, start + take]).ravel()
+    ideal = np.where(take > 0, np.add.reduceat(terms, bounds)[::2] if len(bounds) else 0.0, 0.0)
     if extra:
         # fewer than n + 1 positive gains: a gain of 1 at the first zero-gain position
         positive = np.bincount(prep.q_seg, weights=(sorted_g > 0).astype(float),
