@@ -48,7 +48,7 @@ def _markdown(doc: str) -> str:
 
 def _dialect_names() -> dict[str, dict[str, list[str]]]:
     """metric name → {dialect: [names]} from the name tables of the parser."""
-    from trunc_accessor import names, trec_dialect
+    from trunc_accessor.core import names, trec_dialect
 
     found: dict[str, dict[str, list[str]]] = {}
 
@@ -167,7 +167,7 @@ def accessor_page(registry) -> str:
 
 
 def cli_page() -> str:
-    from trunc_accessor import cli
+    from trunc_accessor.io import cli
 
     buffer = io.StringIO()
     with contextlib.redirect_stdout(buffer):
@@ -183,7 +183,7 @@ def _generated(path: str, content: str, config) -> File:
 
 @event_priority(100)  # before mkdocs-jupyter, which renders the notebooks added here
 def on_files(files, config):
-    from trunc_accessor.registry import REGISTRY
+    from trunc_accessor.core.registry import REGISTRY
 
     dialects = _dialect_names()
     files.append(_generated("metrics/index.md", index_page(REGISTRY, dialects), config))
@@ -200,7 +200,7 @@ def on_files(files, config):
 
 def on_config(config):
     """The metric pages and the notebooks in the navigation (generated, so listed here)."""
-    from trunc_accessor.registry import REGISTRY
+    from trunc_accessor.core.registry import REGISTRY
 
     nav = config["nav"]
     for entry in nav:

@@ -264,7 +264,7 @@ def test_import_and_command_line_load_no_pandas_scipy_matplotlib_or_dask():
         "assert not [m for m in heavy if m in sys.modules], [m for m in heavy if m in sys.modules]\n"
         "import pandas as pd\n"
         "assert type(pd.DataFrame({'a': [1]}).ir).__name__ == 'PandasIR'\n"
-        "assert trunc_accessor.compare.__module__ == 'trunc_accessor.stats'\n"
+        "assert trunc_accessor.compare.__module__ == 'trunc_accessor.analysis.stats'\n"
         "print('ok')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120, check=False)

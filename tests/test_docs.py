@@ -16,7 +16,8 @@ import trunc_accessor as ta
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-MODULES = ("stats", "agreement", "plot", "properties")
+MODULES = ("analysis.stats", "analysis.paired", "analysis.tukey", "analysis.agreement",
+           "analysis.plot", "analysis.properties")
 
 
 def _documented() -> set[str]:

@@ -96,7 +96,7 @@ def test_read_qrels_matches_naive_parse(name, library):
 def test_parse_paths_agree(monkeypatch, tmp_path, name):
     """Arrow's reader, Polars' (ragged lines, comments) and the line-by-line pass give the
     same frame, from disk and from a compressed copy."""
-    from trunc_accessor import io as tio
+    from trunc_accessor.io import parse as tio
 
     reader = ta.read_run if name.startswith("results") else ta.read_qrels
     packed = tmp_path / "f"

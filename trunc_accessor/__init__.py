@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import importlib
 import sys
+import types
 
+from . import _moved
 from . import metrics as _metrics  # noqa: F401  (registers the metrics)
-from .accessors import polars as _polars_accessor  # noqa: F401  (registers pl.DataFrame.ir)
-from .aggregate import aggregate
-from .frames import InputError, InputTypeError
+from .analysis.aggregate import aggregate
+from .core.registry import REGISTRY, Measure, parse
+from .errors import InputError, InputTypeError, ParameterError
+from .frontends import polars as _polars_accessor  # noqa: F401  (registers pl.DataFrame.ir)
 from .io import example_path, load_example, read_qrels, read_run, write_run
-from .registry import REGISTRY, Measure, ParameterError, parse
-from .user_metrics import define, metric
+from .metrics.user import define, metric
 from .warn import DroppedQueriesWarning, EmptyResultWarning, IdentifierWarning, TruncAccessorWarning
 
 __version__ = "0.1.0"
@@ -31,15 +33,15 @@ __version__ = "0.1.0"
 # Loaded on first use (PEP 562), so `import trunc_accessor` and the command line start
 # without pandas, SciPy, matplotlib or Dask: name → (module, attribute or None for the module)
 _LAZY = {
-    "agreement": (".agreement", None),  # Kendall's tau, tau_AP, rank-biased overlap
-    "plot": (".plot", None),  # effort-gain and CRP plots (matplotlib)
-    "stats": (".stats", None),  # paired tests, corrections, intervals (SciPy)
-    "properties": (".properties", None),
-    "single": (".single", None),  # metrics of one ranking given as a list of grades
-    "compare": (".stats", "compare"),
-    "experiment": (".experiment", "experiment"),
-    "report": (".experiment", "report"),
-    "evaluate_parquet": (".batches", "evaluate_parquet"),
+    "agreement": (".analysis.agreement", None),  # Kendall's tau, tau_AP, rank-biased overlap
+    "plot": (".analysis.plot", None),  # effort-gain and CRP plots (matplotlib)
+    "stats": (".analysis.stats", None),  # paired tests, corrections, intervals (SciPy)
+    "properties": (".analysis.properties", None),
+    "single": (".frontends.single", None),  # metrics of one ranking given as grades
+    "compare": (".analysis.stats", "compare"),
+    "experiment": (".analysis.experiment", "experiment"),
+    "report": (".analysis.experiment", "report"),
+    "evaluate_parquet": (".core.batches", "evaluate_parquet"),
 }
 
 __all__ = [
@@ -73,6 +75,8 @@ __all__ = [
 
 def __getattr__(name: str):
     if name not in _LAZY:
+        if name in _moved.MOVED:  # a module of the former flat layout (trunc_accessor.stats)
+            return importlib.import_module(f"{__name__}.{name}")
         raise AttributeError(f"module 'trunc_accessor' has no attribute {name!r}")
     module, attribute = _LAZY[name]
     value = importlib.import_module(module, __name__)
@@ -84,6 +88,21 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
+
+
+class _Package(types.ModuleType):
+    """``ta.experiment`` and ``ta.aggregate`` are functions, and also the names of modules of
+    the former flat layout: importing those modules by their old names
+    (``import trunc_accessor.experiment``) must not rebind the functions."""
+
+    def __setattr__(self, name, value):
+        if isinstance(value, types.ModuleType) and name in ("experiment", "aggregate"):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+_moved.install(__name__)
 
 
 class _AfterImport:
@@ -122,12 +141,12 @@ class _AfterImport:
 
 
 def _register_pandas_now() -> None:
-    from .accessors import pandas as _pandas_accessor  # noqa: F401  (registers DataFrame.ir)
+    from .frontends import pandas as _pandas_accessor  # noqa: F401  (registers DataFrame.ir)
 
 
 def _register_dask_now() -> None:
     try:
-        from .accessors import dask as _dask_accessor  # noqa: F401  (registers dd.DataFrame.ir)
+        from .frontends import dask as _dask_accessor  # noqa: F401  (registers dd.DataFrame.ir)
     except Exception as error:  # noqa: BLE001 - never break the user's import of Dask
         import warnings
 

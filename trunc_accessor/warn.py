@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+import types
 import warnings
 
 
@@ -38,8 +39,9 @@ def _package_dirs() -> tuple[str, ...]:
     dirs = [os.path.dirname(__file__)]
     for name in ("polars", "pandas", "numpy", "pyarrow"):
         module = sys.modules.get(name)
-        if module is not None and getattr(module, "__file__", None):
-            dirs.append(os.path.dirname(module.__file__))
+        path = getattr(module, "__file__", None) if module is not None else None
+        if path:
+            dirs.append(os.path.dirname(path))
     return tuple(d + os.sep for d in dirs)
 
 
@@ -47,7 +49,7 @@ def stack_level() -> int:
     """The ``stacklevel`` that makes a warning point at the first frame outside this package
     and the frame libraries (counted from the caller of :func:`warn`)."""
     skip = _package_dirs()
-    frame = sys._getframe(1)
+    frame: types.FrameType | None = sys._getframe(1)
     level = 0
     while frame is not None and frame.f_code.co_filename.startswith(skip):
         frame = frame.f_back

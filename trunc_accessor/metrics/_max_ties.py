@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from ..registry import ParameterError
+from ..core.registry import ParameterError
 
 MAX_WORK = 2 * 10 ** 8  # elementary DP steps for one ranking and cut
 
@@ -71,7 +71,7 @@ def mean_interpolated(fixed_j, fixed_pos, mixed, cut: int, where: str) -> float:
         D = (0, 1)
     d_val = D[0] / D[1]
     groups = []
-    candidates = {}
+    candidates: dict = {}
     for B, t, m, s in mixed:
         i = np.arange(1, s + 1)
         constrained = B + i >= c

@@ -74,8 +74,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..prepare import Prepared
-from ..registry import K, P, Param, check_bool, check_nonnegative, check_positive_or_none, register
+from ..core.prepare import Prepared
+from ..core.registry import (
+    K,
+    P,
+    Param,
+    check_bool,
+    check_nonnegative,
+    check_positive_or_none,
+    register,
+)
+from ._kernels import rbp_tail, rbp_weights
 from .terminal import DEPTH, LIU, gains_and_pool, not_truncated, terminal_gain
 
 CHAPELLE = ("Chapelle, Metzler, Zhang & Grinspan, 'Expected reciprocal rank for graded "
@@ -501,8 +510,8 @@ def rbu(prep: Prepared, level: float, p=0.8, e=0.05, max_grade=None) -> np.ndarr
     0.12536
     """
     stop, _ = cascade(prep, max_grade)
-    gain = (1.0 - p) * prep.seg_sum(stop * np.power(p, prep.pos - 1.0))
-    return gain - e * (1.0 - np.power(p, prep.length.astype(np.float64)))
+    gain = (1.0 - p) * prep.seg_sum(stop * rbp_weights(prep, p))
+    return gain - e * (1.0 - rbp_tail(prep, p))
 
 
 @register("erru", params=(EFFORT, STOP_MAX_GRADE),

@@ -35,8 +35,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..prepare import Prepared
-from ..registry import Param, ParameterError, check_bool, check_p, register
+from ..core.prepare import Prepared
+from ..core.registry import Param, ParameterError, check_bool, check_p, register
 from ._combinatorics import log_factorials
 
 CLARKE = ("Clarke, Vtyurina & Smucker, 'Assessing top-k preferences', ACM TOIS 39(3), 2021 "

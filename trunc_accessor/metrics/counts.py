@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..prepare import Prepared
-from ..registry import K, register
+from ..core.prepare import Prepared
+from ..core.registry import K, register
+from ._kernels import in_cut, safe_div
 from ._order import TREC_EVAL
-from .standard import _in_cut, _safe_div, relevant_retrieved
+from .standard import relevant_retrieved
 
 
 @register("num_ret", citation=TREC_EVAL + ", m_num_ret.c.",
@@ -119,9 +120,9 @@ def judged(prep: Prepared, level: float, k=None) -> np.ndarray:
     (0.5, 0.6666666666666666)
     """
     is_judged = (~np.isnan(prep.grade)).astype(np.float64)
-    num = prep.seg_sum(prep.group_mean(is_judged) * _in_cut(prep, k))
+    num = prep.seg_sum(prep.group_mean(is_judged) * in_cut(prep, k))
     den = prep.length if k is None else np.minimum(prep.length, k)
-    return _safe_div(num, den.astype(np.float64))
+    return safe_div(num, den.astype(np.float64))
 
 
 @register("unjudged", params=(K,), aliases=("unj",), citation=TREC_EVAL + ", m_unjudged.c "
@@ -145,7 +146,7 @@ def unjudged(prep: Prepared, level: float, k=None) -> np.ndarray:
     0.4
     """
     unj = (np.isnan(prep.grade) | (prep.grade < 0)).astype(np.float64)
-    num = prep.seg_sum(prep.group_mean(unj) * _in_cut(prep, k))
+    num = prep.seg_sum(prep.group_mean(unj) * in_cut(prep, k))
     if k is None:
-        return _safe_div(num, prep.length.astype(np.float64))
+        return safe_div(num, prep.length.astype(np.float64))
     return num / k

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..prepare import Prepared
-from ..registry import ParameterError, register
+from ..core.prepare import Prepared
+from ..core.registry import ParameterError, register
 from ._combinatorics import log_factorials
+from ._kernels import safe_div
 from ._order import TREC_EVAL
-from .standard import _safe_div
 
 INFAP_EPSILON = 0.00001  # trec_eval.h
 MAX_WORK = 5 * 10 ** 7  # (offset, composition) cases of one tie group under ties="average"
@@ -78,7 +78,7 @@ def infap(prep: Prepared, level: float) -> np.ndarray:
     if prep.ties == "average" and not prep.singleton_groups:
         term = _exact_over_ties(prep, rel, nonrel, pooled_unjudged, term)
     total = np.bincount(prep.seg[rel], weights=term, minlength=prep.n_segments)
-    return _safe_div(total, prep.num_relevant(level))
+    return safe_div(total, prep.num_relevant(level))
 
 
 def _term(j, r, m, u):

@@ -51,8 +51,8 @@ import math
 
 import numpy as np
 
-from ..prepare import Prepared
-from ..registry import Param, check_positive, is_real, register
+from ..core.prepare import Prepared
+from ..core.registry import Param, check_positive, is_real, register
 
 
 def check_collection_size(n):

@@ -21,16 +21,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..prepare import Prepared
-from ..registry import Param, check_positive, check_unit, register
+from ..core.prepare import Prepared
+from ..core.registry import Param, check_positive, check_unit, register
+from ._kernels import safe_div
 from ._max_ties import mean_interpolated
-from ._order import (
-    TREC_EVAL,
-    lround,
-    relevant_ranks,
-    segmented_suffix_max,
-)
-from .standard import _safe_div
+from ._order import TREC_EVAL, lround, relevant_ranks, segmented_suffix_max
 
 RECALL = Param("recall", 0.0, check_unit, "the recall level x in [0, 1]; the cut is "
                "lround(x·R) relevant documents, as trec_eval 10")
@@ -183,5 +178,5 @@ def rprec_mult(prep: Prepared, level: float, mult=1.0) -> np.ndarray:
     k = np.floor(mult * R + 0.9)
     in_cut = (prep.pos <= k[prep.seg]).astype(np.float64)
     num = prep.seg_sum(prep.group_mean(prep.relevant(level)) * in_cut)
-    return np.where(R > 0, _safe_div(num, k), np.nan)
+    return np.where(R > 0, safe_div(num, k), np.nan)
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..prepare import Prepared
-from ..registry import K, Param, check_positive, register
+from ..core.prepare import Prepared
+from ..core.registry import K, Param, check_positive, register
+from ._kernels import safe_div
 from ._order import TREC_EVAL
-from .standard import _safe_div, precision, recall, relevant_retrieved
+from .standard import precision, recall, relevant_retrieved
 
 SETS = TREC_EVAL + ", "
 
@@ -106,7 +107,7 @@ def set_ap(prep: Prepared, level: float) -> np.ndarray:
     R = prep.num_relevant(level)
     den = (prep.length * R).astype(np.float64)
     empty = (prep.length == 0) & (R > 0)
-    return np.where(empty, 0.0, _safe_div(a * a, den))
+    return np.where(empty, 0.0, safe_div(a * a, den))
 
 
 @register("set_relative_precision", aliases=("set_relative_p",),
@@ -123,7 +124,7 @@ def set_relative_precision(prep: Prepared, level: float) -> np.ndarray:
     1.0
     """
     den = np.minimum(prep.length, prep.num_relevant(level)).astype(np.float64)
-    return _safe_div(relevant_retrieved(prep, level), den)
+    return safe_div(relevant_retrieved(prep, level), den)
 
 
 @register("relative_precision", params=(K,), aliases=("relative_p",),
@@ -147,5 +148,5 @@ def relative_precision(prep: Prepared, level: float, k=None) -> np.ndarray:
     """
     cap = prep.length if k is None else np.full(prep.n_segments, k)
     den = np.minimum(cap, prep.num_relevant(level)).astype(np.float64)
-    out = _safe_div(relevant_retrieved(prep, level, k), den)
+    out = safe_div(relevant_retrieved(prep, level, k), den)
     return np.where(prep.num_relevant(level) > 0, out, np.nan)

@@ -16,8 +16,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..prepare import Prepared
-from ..registry import (
+from ..core.prepare import Prepared
+from ..core.registry import (
     K,
     P,
     Param,
@@ -28,31 +28,18 @@ from ..registry import (
     register,
 )
 from ._combinatorics import comb_ratio, log_factorials
+from ._kernels import discount, in_cut, rbp_tail, rbp_weights, safe_div
 
 MCSHERRY = ("McSherry & Najork, 'Computing IR performance measures efficiently in the "
             "presence of tied scores', ECIR 2008")
 UNDEF_R0 = "Undefined when R = 0. An empty ranking with R > 0 scores 0."
 
 
-def _nan_where(values: np.ndarray, undefined: np.ndarray) -> np.ndarray:
-    return np.where(undefined, np.nan, values)
-
-
-def _safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """num / den, NaN where den = 0."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
-
-
-def _in_cut(prep: Prepared, k) -> np.ndarray | float:
-    return 1.0 if k is None else (prep.pos <= k).astype(np.float64)
-
-
 def relevant_retrieved(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Expected number of relevant documents in the first k positions (McSherry & Najork
     §2.1: R_c + (k − t_c)·r_c/n_c), the numerator shared by P@k, R@k and F1@k."""
     part = prep.judged_part()
-    return part.seg_sum(part.group_mean(part.relevant(level)) * _in_cut(part, k))
+    return part.seg_sum(part.group_mean(part.relevant(level)) * in_cut(part, k))
 
 
 @register("precision", params=(K,), aliases=("p", "prec"), citation=MCSHERRY + ", §2.1.",
@@ -74,7 +61,7 @@ def precision(prep: Prepared, level: float, k=None) -> np.ndarray:
     """
     num = relevant_retrieved(prep, level, k)
     if k is None:
-        return _safe_div(num, prep.length.astype(np.float64))
+        return safe_div(num, prep.length.astype(np.float64))
     return num / k
 
 
@@ -91,7 +78,7 @@ def recall(prep: Prepared, level: float, k=None) -> np.ndarray:
     >>> recall([1, 0, 1, 0], k=2, R=4)
     0.25
     """
-    return _safe_div(relevant_retrieved(prep, level, k), prep.num_relevant(level))
+    return safe_div(relevant_retrieved(prep, level, k), prep.num_relevant(level))
 
 
 @register("f1", params=(K,), citation=MCSHERRY + ", §2.3.",
@@ -111,7 +98,7 @@ def f1(prep: Prepared, level: float, k=None) -> np.ndarray:
     """
     num = 2.0 * relevant_retrieved(prep, level, k)
     den = (prep.length if k is None else np.full(prep.n_segments, k)) + prep.num_relevant(level)
-    return _safe_div(num, den.astype(np.float64))
+    return safe_div(num, den.astype(np.float64))
 
 
 @register("success", params=(K,), aliases=("s", "success_at"),
@@ -170,7 +157,7 @@ def ap(prep: Prepared, level: float, k=None) -> np.ndarray:
     """
     part = prep.judged_part()
     num = precision_sum(part, part.relevant(level), k)
-    return _safe_div(num, prep.num_relevant(level))
+    return safe_div(num, prep.num_relevant(level))
 
 
 def precision_sum(prep: Prepared, gains: np.ndarray, k=None) -> np.ndarray:
@@ -185,7 +172,7 @@ def precision_sum(prep: Prepared, gains: np.ndarray, k=None) -> np.ndarray:
     j = prep.pos.astype(np.float64)
     if prep.singleton_groups:
         cum = prep.before_group(gains) + gains
-        return prep.seg_sum(gains * cum / j * _in_cut(prep, k))
+        return prep.seg_sum(gains * cum / j * in_cut(prep, k))
     g_sum = prep.group_sum(gains)
     g_sq = prep.group_sum(gains * gains)
     before = prep.before_group(g_sum)
@@ -196,7 +183,7 @@ def precision_sum(prep: Prepared, gains: np.ndarray, k=None) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         pairs = np.where(m > 1, (j - t - 1) * (G * G - S2) / (m * np.maximum(m - 1, 1)), 0.0)
     term = (before[gi] * G / m + pairs + S2 / m) / j
-    return prep.seg_sum(term * _in_cut(prep, k))
+    return prep.seg_sum(term * in_cut(prep, k))
 
 
 @register("rr", params=(K,), aliases=("mrr", "recip_rank", "reciprocal_rank"),
@@ -265,18 +252,11 @@ def gain_values(grades: np.ndarray, gains, min_grade=None) -> np.ndarray:
     return np.where(np.isnan(grades), 0.0, out)
 
 
-def _discount(pos: np.ndarray, log_base: float = 2.0) -> np.ndarray:
-    """1 / log_b(1 + i); base 2 exactly as before (1 / log2(1 + i))."""
-    if log_base == 2.0:
-        return 1.0 / np.log2(pos + 1.0)
-    return np.log(log_base) / np.log(pos + 1.0)
-
-
 def dcg_values(prep: Prepared, k, gains, log_base: float = 2.0, min_grade=None) -> np.ndarray:
     """DCG@k = Σ_{j≤k} gain_j / log_b(1 + j), gains replaced by tie-group means."""
     part = prep.judged_part()
     g = part.group_mean(gain_values(part.grade, gains, min_grade))
-    return part.seg_sum(g * _discount(part.pos, log_base) * _in_cut(part, k))
+    return part.seg_sum(g * discount(part.pos, log_base) * in_cut(part, k))
 
 
 def ideal_dcg(prep: Prepared, k, gains, log_base: float = 2.0, min_grade=None) -> np.ndarray:
@@ -286,7 +266,7 @@ def ideal_dcg(prep: Prepared, k, gains, log_base: float = 2.0, min_grade=None) -
     order = np.lexsort((-qg, q_seg))
     sorted_g = qg[order]
     i = np.arange(len(qg)) - prep.q_offsets[q_seg] + 1
-    w = _discount(i, log_base) * (sorted_g > 0)
+    w = discount(i, log_base) * (sorted_g > 0)
     if k is not None:
         w = w * (i <= k)
     per_qid = np.bincount(q_seg, weights=sorted_g * w, minlength=len(prep.q_offsets) - 1)
@@ -381,7 +361,7 @@ def ndcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0,
     >>> round(ndcg([3, 2, 0, 1]), 4), round(ndcg([3, 2, 0, 1], gains="exp"), 4)
     (0.9854, 0.9926)
     """
-    return _safe_div(dcg_values(prep, k, gains, log_base, min_grade),
+    return safe_div(dcg_values(prep, k, gains, log_base, min_grade),
                      ideal_dcg(prep, k, gains, log_base, min_grade))
 
 
@@ -400,7 +380,7 @@ def rprec(prep: Prepared, level: float) -> np.ndarray:
     part = prep.judged_part()
     in_cut = (part.pos <= R[part.seg]).astype(np.float64)
     num = part.seg_sum(part.group_mean(part.relevant(level)) * in_cut)
-    return _safe_div(num, R)
+    return safe_div(num, R)
 
 
 def _sum_min(a: np.ndarray, u: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -445,7 +425,7 @@ def bpref(prep: Prepared, level: float) -> np.ndarray:
     mean_min = _sum_min(a_g, u_g, cap) / (u_g + 1)
     term = np.where(c > 0, 1.0 - mean_min / np.where(c > 0, c, 1), 1.0)
     total = np.bincount(prep.g_seg, weights=r_g * term, minlength=prep.n_segments)
-    return _safe_div(total, R)
+    return safe_div(total, R)
 
 
 RBP_GRADED = Param("graded", False, check_bool,
@@ -480,7 +460,7 @@ def rbp(prep: Prepared, level: float, p=0.8, graded=False, max_grade=None) -> np
     """
     part = prep.judged_part()
     gain = part.group_mean(rbp_gain(part, level, graded, max_grade))
-    return (1.0 - p) * part.seg_sum(gain * np.power(p, part.pos - 1.0))
+    return (1.0 - p) * part.seg_sum(gain * rbp_weights(part, p))
 
 
 @register("rbp_residual", params=(P,), aliases=("rbp_resid",), citation=RBP_CITE,
@@ -501,5 +481,5 @@ def rbp_residual(prep: Prepared, level: float, p=0.8) -> np.ndarray:
     0.375
     """
     unjudged = (np.isnan(prep.grade) | (prep.grade < 0)).astype(np.float64)
-    w = prep.seg_sum(prep.group_mean(unjudged) * np.power(p, prep.pos - 1.0))
-    return np.power(p, prep.length.astype(np.float64)) + (1.0 - p) * w
+    w = prep.seg_sum(prep.group_mean(unjudged) * rbp_weights(prep, p))
+    return rbp_tail(prep, p) + (1.0 - p) * w

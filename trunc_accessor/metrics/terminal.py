@@ -19,15 +19,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..prepare import Prepared
-from ..registry import P, Param, check_k, register
-from .standard import (
-    MAX_GRADE,
-    RBP_GRADED,
-    _discount,
-    precision_sum,
-    rr,
-)
+from ..core.prepare import Prepared
+from ..core.registry import P, Param, check_k, register
+from ._kernels import discount, rbp_tail, rbp_weights
+from .standard import MAX_GRADE, RBP_GRADED, precision_sum, rr
 
 LIU = ("Liu, Moffat, Baldwin & Zhang, 'Quit while ahead: evaluating truncated rankings', "
        "SIGIR 2016")
@@ -110,9 +105,9 @@ def rbp_prime(prep: Prepared, level: float, p=0.8, graded=False, max_grade=None,
     0.917
     """
     g, pool = gains_and_pool(prep, level, graded, max_grade)
-    head = (1.0 - p) * prep.seg_sum(prep.group_mean(g) * np.power(p, prep.pos - 1.0))
+    head = (1.0 - p) * prep.seg_sum(prep.group_mean(g) * rbp_weights(prep, p))
     r_t = terminal_gain(prep.seg_sum(g), pool)
-    tail = r_t * np.power(p, prep.length.astype(np.float64))
+    tail = r_t * rbp_tail(prep, p)
     return head + np.where(not_truncated(prep, depth), 0.0, tail)
 
 
@@ -121,7 +116,7 @@ def _ideal_with_terminal(prep: Prepared, q_gain: np.ndarray, extra: bool) -> np.
     the (n+1)-th ideal position holds the next gain, or 1.0 if the gains ran out (Liu §2)."""
     sorted_g = q_gain[np.lexsort((-q_gain, prep.q_seg))]
     rank = np.arange(len(sorted_g)) - prep.q_offsets[prep.q_seg] + 1
-    terms = np.append(np.where(sorted_g > 0, sorted_g * _discount(rank), 0.0), 0.0)
+    terms = np.append(np.where(sorted_g > 0, sorted_g * discount(rank), 0.0), 0.0)
     q = prep.seg_q
     n = prep.length + (1 if extra else 0)
     take = np.minimum(n, prep.q_offsets[q + 1] - prep.q_offsets[q])
@@ -157,7 +152,7 @@ def ndcg_prime(prep: Prepared, level: float, graded=False, max_grade=None, depth
     """
     g, pool = gains_and_pool(prep, level, graded, max_grade)
     q_gain = judged_gains(prep, level, graded, max_grade)
-    dcg = prep.seg_sum(prep.group_mean(g) * _discount(prep.pos))
+    dcg = prep.seg_sum(prep.group_mean(g) * discount(prep.pos))
     r_t = terminal_gain(prep.seg_sum(g), pool)
     full = not_truncated(prep, depth)
     num = dcg + np.where(full, 0.0, r_t / np.log2(prep.length + 2.0))

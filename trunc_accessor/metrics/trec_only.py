@@ -23,11 +23,12 @@ import math
 
 import numpy as np
 
-from ..prepare import Prepared
-from ..registry import P, Param, check_p, is_real, register
+from ..core.prepare import Prepared
+from ..core.registry import P, Param, check_p, is_real, register
+from ._kernels import rbp_tail, rbp_weights, safe_div
 from ._order import TREC_EVAL, mixed_groups, require_order_free, restarting_cumsum
 from .infap import before_row
-from .standard import GAINS, _safe_div, gain_values
+from .standard import GAINS, gain_values
 
 CITE = TREC_EVAL + ", "
 
@@ -147,7 +148,7 @@ def binary_g(prep: Prepared, level: float) -> np.ndarray:
         keep = rel > 0
         total = np.bincount(prep.seg[keep], weights=1.0 / np.log2(2.0 + nonrel_above[keep]),
                             minlength=prep.n_segments)
-        return _safe_div(total, prep.num_relevant(level))
+        return safe_div(total, prep.num_relevant(level))
     r_g = prep.group_sum(rel)
     u_g = prep.g_size - r_g
     nonrel_before = prep.before_group(u_g)
@@ -156,7 +157,7 @@ def binary_g(prep: Prepared, level: float) -> np.ndarray:
     hi = (nonrel_before + u_g).astype(np.int64)
     mean_term = (F[hi + 1] - F[lo]) / (u_g + 1.0)
     total = np.bincount(prep.g_seg, weights=r_g * mean_term, minlength=prep.n_segments)
-    return _safe_div(total, prep.num_relevant(level))
+    return safe_div(total, prep.num_relevant(level))
 
 
 # --------------------------------------------------------------------------- G
@@ -196,7 +197,7 @@ def normalized_g(prep: Prepared, level: float, gains=None) -> np.ndarray:
         term = np.where(g != 0, g / np.log2(2.0 + Ccum - S), 0.0)
     total_ideal = np.bincount(np.repeat(np.arange(len(offsets) - 1), np.diff(offsets)),
                               weights=values, minlength=len(offsets) - 1)[prep.seg_q]
-    return _safe_div(prep.seg_sum(term), total_ideal)
+    return safe_div(prep.seg_sum(term), total_ideal)
 
 
 # --------------------------------------------------------------------------- ndcg_rel
@@ -244,7 +245,7 @@ def ndcg_rel(prep: Prepared, level: float, gains=None) -> np.ndarray:
     found = prep.seg_sum(pos_gain.astype(np.float64))
     with np.errstate(divide="ignore", invalid="ignore"):
         rest = np.where(L > 0, (L - found) * total_dcg / np.where(full > 0, full, 1.0), 0.0)
-    return _safe_div(prep.seg_sum(at_rel) + rest, L.astype(np.float64))
+    return safe_div(prep.seg_sum(at_rel) + rest, L.astype(np.float64))
 
 
 # --------------------------------------------------------------------------- Rndcg
@@ -301,7 +302,7 @@ def rndcg(prep: Prepared, level: float, gains=None) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         total = total + np.where(extra, dcg_n / np.where(full > 0, full, 1.0), 0.0)
     points = points + extra
-    value = _safe_div(total, points)
+    value = safe_div(total, points)
     return np.where(prep.num_relevant(level) > 0, value, np.nan)
 
 
@@ -353,7 +354,7 @@ def trec_rbp(prep: Prepared, level: float, p=0.9, gains=None) -> np.ndarray:
     0.1405
     """
     g = prep.group_mean(_normalised_gains(prep, gains))
-    return (1.0 - p) * prep.seg_sum(g * np.power(p, prep.pos - 1.0))
+    return (1.0 - p) * prep.seg_sum(g * rbp_weights(prep, p))
 
 
 @register("trec_rbp_residual", params=(TREC_P, GAINS), citation=CITE + "m_rbp_resid.c.",
@@ -375,6 +376,6 @@ def trec_rbp_residual(prep: Prepared, level: float, p=0.9, gains=None) -> np.nda
     """
     unjudged = ~(prep.grade >= 0)
     u = prep.group_mean(unjudged.astype(np.float64))
-    tail = np.power(p, prep.length.astype(np.float64))
-    value = tail + (1.0 - p) * prep.seg_sum(u * np.power(p, prep.pos - 1.0))
+    tail = rbp_tail(prep, p)
+    value = tail + (1.0 - p) * prep.seg_sum(u * rbp_weights(prep, p))
     return np.where(prep.seg_sum(unjudged.astype(np.float64)) > 0, value, 0.0)

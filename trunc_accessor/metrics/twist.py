@@ -52,8 +52,8 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from ..prepare import Prepared, build
-from ..registry import Param, check_k, register
+from ..core.prepare import Prepared, build
+from ..core.registry import Param, check_k, register
 from ._order import mixed_groups
 from ._order import require_order_free as order_free
 

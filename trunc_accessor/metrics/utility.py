@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..prepare import Prepared
-from ..registry import P, Param, check_nonnegative, register
-from .standard import MAX_GRADE, RBP_GRADED, _discount
+from ..core.prepare import Prepared
+from ..core.registry import P, Param, check_nonnegative, register
+from ._kernels import discount, rbp_weights
+from .standard import MAX_GRADE, RBP_GRADED
 from .terminal import gains_and_pool
 
 AMIGO = ("Amigó, Mizzaro & Spina, 'Ranking Interruptus: When Truncated Rankings Are Better "
@@ -85,7 +86,7 @@ def dcgu(prep: Prepared, level: float, e=0.05, graded=False, max_grade=None) -> 
     >>> round(dcgu([1, 0, 1]), 6)  # .95/1 − .05/log2(3) + .95/log2(4)
     1.393454
     """
-    return discounted_utility(prep, level, _discount(prep.pos), e, graded, max_grade)
+    return discounted_utility(prep, level, discount(prep.pos), e, graded, max_grade)
 
 
 @register("rbpu", params=(P, EFFORT, RBP_GRADED, MAX_GRADE),
@@ -105,7 +106,7 @@ def rbpu(prep: Prepared, level: float, p=0.8, e=0.05, graded=False, max_grade=No
     >>> round(rbpu([1, 0, 1]), 4)  # .2 · (.95 − .05 · .8 + .95 · .64)
     0.3036
     """
-    return (1.0 - p) * discounted_utility(prep, level, np.power(p, prep.pos - 1.0), e,
+    return (1.0 - p) * discounted_utility(prep, level, rbp_weights(prep, p), e,
                                           graded, max_grade)
 
 

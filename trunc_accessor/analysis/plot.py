@@ -1,0 +1,437 @@
+"""Effort plots for the Twist measure (Ferro et al.): CRP curves per query (the paper's
+Figure 2) and effort/gain scatter plots (Figures 7–10).
+
+matplotlib is an optional extra (``pip install "trunc_accessor[plots]"``), imported when a
+plot is drawn. Every function returns the matplotlib Figure or Axes it drew on and never
+calls ``show()``.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+
+from ..core import engine
+from ..errors import InputError
+
+#: Twist bounds of the archetypes (Figure 6): below 1/4 the worst and full-scale runs, below
+#: 1/2 the runs whose CRP never turns positive (typical B); above, typical A (medium effort)
+#: and excellent runs (low effort). The columns of the effort/gain grid.
+EFFORT_BOUNDS = (0.25, 0.5, 0.75)
+EFFORT_LABELS = ("huge effort", "high effort", "medium effort", "low effort")
+
+
+def _pyplot():
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ImportError("trunc_accessor.plot needs matplotlib: pip install "
+                          "'trunc_accessor[plots]' (or pip install matplotlib)") from None
+    return plt
+
+
+def plot_crp(run, qrels, qids=None, *, depth=None, ties="average", by=None, relevance_level=1,
+             ncols=3, figsize=None):
+    """CRP curves, one panel per query, as the paper's Figure 2: the run's curve (one per
+    system with ``by=``), the ideal run (CRP = 0), the full-scale run of the same length
+    (dashed) and the recall base RB (vertical). Also the worst run (dotted), the lower bound
+    of every CRP curve: for a ranking shorter than 2·RB the full-scale run is not (it holds
+    relevant documents before RB). References are those of the longest ranking in a panel.
+
+    ``qids``: the queries to draw, in that order (default: every scored query). ``depth``,
+    ``ties``, ``by``, ``relevance_level`` as ``run.ir.crp``. Returns the Figure; its
+    ``axes`` hold one panel per query (R = 0: an empty panel saying so).
+    """
+    plt = _pyplot()
+    frame, cols = engine.crp(run, qrels, "references", depth=depth, by=by, ties=ties,
+                             relevance_level=relevance_level)
+    qid = cols.run_qid
+    names = frame[qid].cast(pl.String)
+    if qids is None:
+        wanted = names.unique(maintain_order=True).to_list()
+    else:
+        wanted = [str(q) for q in ([qids] if isinstance(qids, (str, int)) else qids)]
+        missing = sorted(set(wanted) - set(names.to_list()))
+        if missing:
+            raise InputError(f"plot_crp: no ranking to draw for qid(s) {missing}")
+    ncols = max(1, min(ncols, len(wanted)))
+    nrows = math.ceil(len(wanted) / ncols)
+    fig, axes = plt.subplots(nrows, ncols, squeeze=False,
+                             figsize=figsize or (4.2 * ncols, 3.2 * nrows))
+    for ax in axes.flat[len(wanted):]:
+        ax.remove()
+    for ax, q in zip(axes.flat, wanted):
+        _crp_panel(ax, frame.filter(names == q), list(cols.by))
+        ax.set_title(f"{qid} {q}")
+    fig.tight_layout()
+    return fig
+
+
+def _crp_panel(ax, panel: pl.DataFrame, by: list[str]) -> None:
+    rb = int(panel["recall_base"][0])
+    ax.set_xlabel("rank")
+    ax.set_ylabel("CRP")
+    if rb == 0:
+        ax.text(0.5, 0.5, "R = 0: CRP undefined", ha="center", va="center",
+                transform=ax.transAxes)
+        return
+    systems = panel.partition_by(by, maintain_order=True, as_dict=True) if by else {(): panel}
+    longest = max(systems.values(), key=lambda s: s.height)
+    ax.axhline(0.0, color="black", linewidth=0.8, label="ideal")
+    ax.plot(longest["position"], longest["crp_full_scale"], color="grey", linestyle="--",
+            linewidth=1.0, label="full scale")
+    ax.plot(longest["position"], longest["crp_worst"], color="grey", linestyle=":",
+            linewidth=1.0, label="worst")
+    for key, s in systems.items():
+        ax.plot(s["position"], s["crp"], linewidth=1.4,
+                label=" ".join(map(str, key)) if by else "run")
+    ax.axvline(rb, color="black", linestyle="-.", linewidth=0.8, label=f"RB = {rb}")
+    ax.legend(fontsize="small")
+
+
+def effort_gain(frame, gain="ap", effort="twist", *, hue=None, ax=None, annotate=True):
+    """Effort/gain scatter plot (Ferro et al. Figures 7–10): Twist (effort; to the right,
+    less effort) on x against a gain metric on y, one point per row of ``frame``: per query
+    (``run.ir.evaluate(qrels, ["ap", "twist"], ...)``) or per system (its means,
+    ``trunc_accessor.aggregate(values, by="system")``).
+
+    The grid is the paper's: columns at τ = 1/4, 1/2, 3/4 (Figure 6: below 1/4 worst and
+    full-scale runs, huge effort; below 1/2 typical B runs, high effort; then medium and
+    low effort), rows at the quartiles of the gain values (low, medium, high, huge gain).
+    ``annotate``: write in each of the 16 cells the share of the points it holds. ``hue``:
+    a column or index level (e.g. "system") whose values get their own colour. Rows with a
+    missing gain or effort (R = 0) are left out. ``frame``: pandas or Polars. Returns the
+    Axes (a new figure's unless ``ax`` is given).
+    """
+    plt = _pyplot()
+    data = _as_pandas(frame)
+    for col in (gain, effort) + ((hue,) if hue is not None else ()):
+        if col not in data.columns:
+            raise InputError(f"effort_gain: no column {col!r}; found {list(data.columns)}")
+    data = data.dropna(subset=[gain, effort])
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.0, 4.8))
+    groups = data.groupby(hue, sort=True) if hue is not None else [(None, data)]
+    for key, part in groups:
+        ax.scatter(part[effort], part[gain], s=14, alpha=0.7,
+                   label=None if hue is None else str(key))
+    y = data[gain].to_numpy(dtype=np.float64)
+    x = data[effort].to_numpy(dtype=np.float64)
+    rows = np.quantile(y, [0.25, 0.5, 0.75]) if len(y) else np.array([])
+    for b in EFFORT_BOUNDS:
+        ax.axvline(b, color="grey", linewidth=0.8)
+    for b in rows:
+        ax.axhline(b, color="grey", linewidth=0.8, linestyle="--")
+    ax.set_xlim(0.0, 1.0)
+    ax.set_xlabel(f"{effort} (effort: more to the left, less to the right)")
+    ax.set_ylabel(f"{gain} (gain)")
+    for lo, hi, label in zip((0.0,) + EFFORT_BOUNDS, EFFORT_BOUNDS + (1.0,), EFFORT_LABELS):
+        ax.text((lo + hi) / 2, 1.01, label, ha="center", va="bottom", fontsize="x-small",
+                transform=ax.get_xaxis_transform())
+    if annotate and len(y):
+        _annotate_cells(ax, x, y, rows)
+    if hue is not None:
+        ax.legend(fontsize="small")
+    return ax
+
+
+def _as_pandas(frame):
+    if isinstance(frame, pl.LazyFrame):
+        frame = frame.collect()
+    if isinstance(frame, pl.DataFrame):
+        return frame.to_pandas()
+    if hasattr(frame, "reset_index") and hasattr(frame, "columns"):
+        return frame.reset_index() if any(n is not None for n in frame.index.names) else frame
+    raise InputError("effort_gain: frame must be a pandas or Polars DataFrame with the gain "
+                     f"and effort columns, not {type(frame).__name__}")
+
+
+def _annotate_cells(ax, x, y, rows) -> None:
+    """The share of points in each cell of the 4 × 4 effort/gain grid."""
+    col = np.searchsorted(np.asarray(EFFORT_BOUNDS), x, side="right")
+    row = np.searchsorted(rows, y, side="right")
+    counts = np.zeros((4, 4))
+    np.add.at(counts, (row, col), 1.0)
+    y_edges = np.concatenate([[np.min(y)], rows, [np.max(y)]])
+    x_edges = (0.0,) + EFFORT_BOUNDS + (1.0,)
+    for r in range(4):
+        for c in range(4):
+            if counts[r, c]:
+                ax.text((x_edges[c] + x_edges[c + 1]) / 2, (y_edges[r] + y_edges[r + 1]) / 2,
+                        f"{100 * counts[r, c] / len(x):.0f}%", ha="center", va="center",
+                        fontsize="x-small", color="dimgrey")
+
+
+# --- Comparing systems: per-topic differences, distributions, curves, metric agreement ---
+
+#: Bar colours of :func:`topic_differences`: system above, equal to, below the baseline.
+DIFFERENCE_COLOURS = {"better": "tab:green", "tie": "tab:grey", "worse": "tab:red"}
+
+
+def _frame_pandas(frame, label: str):
+    """A pandas or Polars frame (LazyFrame too, or a pandas Series of one metric) as a pandas
+    frame with plain columns (index levels become columns): the reader of result frames
+    every analysis function shares (:mod:`trunc_accessor.results`)."""
+    from ..core.results import plain
+
+    return plain(frame, label)[0]
+
+
+def _need_columns(data, columns, label: str) -> None:
+    missing = [c for c in columns if c not in data.columns]
+    if missing:
+        raise InputError(f"{label}: no column(s) {missing}; found {list(data.columns)}")
+
+
+def _query_keys(per_query, data, by: str, label: str) -> list[str]:
+    """The columns naming a query in a per-query frame: the index levels other than ``by``
+    of a pandas result of ``evaluate``, else the non-floating columns other than ``by``."""
+    index = None if isinstance(per_query, (pl.DataFrame, pl.LazyFrame)) \
+        else getattr(per_query, "index", None)
+    keys = [n for n in getattr(index, "names", ()) if n is not None and n != by]
+    if not keys:
+        keys = [c for c in data.columns if c != by
+                and not np.issubdtype(np.asarray(data[c]).dtype, np.floating)]
+    if not keys:
+        raise InputError(f"{label}: cannot tell the query column of the per-query frame "
+                         f"(columns {list(data.columns)})")
+    return keys
+
+
+def _systems(data, by: str, systems, label: str) -> list:
+    present = list(dict.fromkeys(data[by]))
+    if systems is None:
+        return present
+    systems = [systems] if isinstance(systems, str) else list(systems)
+    missing = [s for s in systems if s not in set(present)]
+    if missing:
+        raise InputError(f"{label}: no system(s) {missing} in column {by!r}; found {present}")
+    return systems
+
+
+def _new_axes(ax, figsize):
+    if ax is None:
+        _, ax = _pyplot().subplots(figsize=figsize)
+    return ax
+
+
+def topic_differences(per_query, system, baseline, metric, ax=None, by="system"):
+    """Per-topic difference plot: for each query, ``metric`` of ``system`` minus that of
+    ``baseline`` as one bar, the bars sorted from the largest gain to the largest loss and
+    coloured by sign (green: better, grey: tie, red: worse), with a line at 0 and a title
+    giving the mean difference and the wins/ties/losses counts (the per-topic analysis of
+    Anserini's regressions, castorini/anserini#566; Sakai's "per-topic" view).
+
+    ``per_query``: per-query values of several systems, pandas or Polars, as
+    ``runs.ir.evaluate(qrels, [...], by="system")`` returns them. Queries missing or
+    undefined (NaN) for either system are left out. Returns the Axes (a new figure's unless
+    ``ax`` is given); its bars are ``ax.patches``, one per query, in plotted order.
+    """
+    label = "topic_differences"
+    data = _frame_pandas(per_query, label)
+    _need_columns(data, [by, metric], label)
+    keys = _query_keys(per_query, data, by, label)
+    _systems(data, by, [system, baseline], label)
+    a = data.loc[data[by] == system, keys + [metric]]
+    b = data.loc[data[by] == baseline, keys + [metric]]
+    for name, part in ((system, a), (baseline, b)):
+        if part.duplicated(keys).any():
+            raise InputError(f"{label}: {name!r} has several rows for one query")
+    both = a.merge(b, on=keys, suffixes=("_system", "_baseline"))
+    delta = (both[f"{metric}_system"].to_numpy(dtype=np.float64)
+             - both[f"{metric}_baseline"].to_numpy(dtype=np.float64))
+    delta = np.sort(delta[~np.isnan(delta)])[::-1]
+    ax = _new_axes(ax, (8.0, 4.0))
+    x = np.arange(len(delta))
+    signs = {"better": delta > 0, "tie": delta == 0, "worse": delta < 0}
+    counts = {k: int(m.sum()) for k, m in signs.items()}
+    for kind, mask in signs.items():
+        if mask.any():
+            ax.bar(x[mask], delta[mask], width=0.85, color=DIFFERENCE_COLOURS[kind],
+                   label=f"{kind} than {baseline} ({counts[kind]})" if kind != "tie"
+                   else f"tie ({counts[kind]})")
+    ax.axhline(0.0, color="black", linewidth=0.8)
+    mean = float(np.mean(delta)) if len(delta) else float("nan")
+    ax.set_title(f"{system} − {baseline}, {metric}: mean Δ = {mean:+.4f}, "
+                 f"W/T/L = {counts['better']}/{counts['tie']}/{counts['worse']}")
+    ax.set_xlabel(f"queries, sorted by difference (n = {len(delta)})")
+    ax.set_ylabel(f"Δ {metric}")
+    ax.set_xlim(-0.75, max(len(delta), 1) - 0.25)
+    ax.set_xticks([])
+    if len(delta):
+        ax.legend(fontsize="small", loc="upper right")
+    return ax
+
+
+def query_distributions(per_query, metric, kind="box", ax=None, by="system", *, systems=None):
+    """The distribution of a metric's per-query values, one box (``kind="box"``: quartiles,
+    whiskers at 1.5 IQR, outliers) or violin (``kind="violin"``) per system, the system's
+    mean marked with a white diamond. ``per_query``: pandas or Polars per-query values with
+    a ``by`` column or index level; ``systems``: which to draw, in order (default: all, in
+    order of appearance). NaN (undefined) values are left out. Returns the Axes.
+    """
+    label = "query_distributions"
+    if kind not in ("box", "violin"):
+        raise InputError(f"{label}: kind must be 'box' or 'violin', not {kind!r}")
+    data = _frame_pandas(per_query, label)
+    _need_columns(data, [by, metric], label)
+    names = _systems(data, by, systems, label)
+    values = []
+    for s in names:
+        v = data.loc[data[by] == s, metric].to_numpy(dtype=np.float64)
+        values.append(v[~np.isnan(v)])
+    empty = [s for s, v in zip(names, values) if not len(v)]
+    if empty:
+        raise InputError(f"{label}: no defined {metric} value for system(s) {empty}")
+    ax = _new_axes(ax, (max(4.0, 1.1 * len(names) + 1.5), 4.2))
+    pos = np.arange(1, len(names) + 1)
+    if kind == "box":
+        ax.boxplot(values, positions=pos, widths=0.6, patch_artist=True,
+                   boxprops={"facecolor": "lightsteelblue"},
+                   medianprops={"color": "black"},
+                   flierprops={"markersize": 3, "alpha": 0.5})
+    else:
+        parts = ax.violinplot(values, positions=pos, widths=0.8, showextrema=False,
+                              showmedians=True)
+        for body in parts["bodies"]:
+            body.set_facecolor("lightsteelblue")
+            body.set_edgecolor("steelblue")
+            body.set_alpha(0.8)
+    means = [float(np.mean(v)) for v in values]
+    ax.scatter(pos, means, marker="D", s=28, color="white", edgecolor="black", zorder=3,
+               label="mean")
+    ax.set_xticks(pos)
+    ax.set_xticklabels([str(s) for s in names], rotation=30, ha="right")
+    ax.set_ylabel(metric)
+    ax.set_title(f"per-query {metric}")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def _system_means(runs, qrels, labels, by, systems, ties, label, **evaluate_kw):
+    """Mean over queries of each metric label, one row per system (rows in ``systems``
+    order), evaluated with ``runs.ir.evaluate``."""
+    values = runs.ir.evaluate(qrels, list(labels), by=by, ties=ties, **evaluate_kw)
+    data = _frame_pandas(values, label)
+    names = _systems(data, by, systems, label)
+    means = data.groupby(by, sort=False)[list(labels)].mean()
+    return means.loc[names]
+
+
+_MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*", "<", ">")
+_DASHES = ("-", "--", "-.", ":")
+
+
+def _line_style(i: int) -> dict:
+    """Markers and dashes that tell apart systems whose curves lie on top of each other."""
+    return {"marker": _MARKERS[i % len(_MARKERS)], "markersize": 4.0, "linewidth": 1.3,
+            "linestyle": _DASHES[(i // len(_MARKERS) + i) % len(_DASHES)], "alpha": 0.9}
+
+
+def precision_recall(runs, qrels, systems=None, levels=11, ties="trec_eval", ax=None,
+                     by="system", **evaluate_kw):
+    """Interpolated precision–recall curves (the TREC 11-point curves of trec_eval's
+    ``iprec_at_recall``; Manning et al., IR book §8.4): for each system the mean over queries
+    of the interpolated precision at recall 0, 0.1, …, 1, one line per system.
+
+    ``runs``: one run frame (pandas or Polars) with a ``by`` column; ``systems``: which to
+    draw, in order (default: all). ``levels``: a number of evenly spaced recall levels from 0
+    to 1 (default 11) or the levels themselves. ``ties``: "trec_eval" (default) or "first"
+    (interpolated precision is not defined tie-aware when tied documents differ in
+    relevance). ``**evaluate_kw``: ``queries``, ``relevance_level``… as ``evaluate``.
+    Returns the Axes.
+    """
+    label = "precision_recall"
+    if np.ndim(levels) == 0:
+        levels = np.linspace(0.0, 1.0, int(levels))
+    levels = [float(r) for r in levels]
+    if not levels or any(not 0.0 <= r <= 1.0 for r in levels):
+        raise InputError(f"{label}: recall levels must lie in [0, 1], got {levels}")
+    labels = [f"iprec_at_recall(recall={r:g})" for r in levels]
+    means = _system_means(runs, qrels, labels, by, systems, ties, label, **evaluate_kw)
+    ax = _lines(_new_axes(ax, (6.4, 4.6)), levels, means)
+    ax.set_xlim(0.0, 1.0)
+    ax.set_ylim(bottom=0.0)
+    ax.set_xlabel("recall")
+    ax.set_ylabel("interpolated precision (mean over queries)")
+    ax.set_title("interpolated precision–recall")
+    ax.grid(True, linewidth=0.4, alpha=0.5)
+    ax.legend(fontsize="small")
+    return ax
+
+
+def _lines(ax, xs, means):
+    """One line per system (a row of ``means``) over ``xs``, each with its own style."""
+    for i, (s, row) in enumerate(means.iterrows()):
+        ax.plot(xs, row.to_numpy(dtype=np.float64), label=str(s), **_line_style(i))
+    return ax
+
+
+def cutoff_curves(runs, qrels, metric="precision", cutoffs=(1, 2, 3, 5, 10, 20, 50, 100),
+                  ax=None, by="system", ties="average", *, systems=None, **evaluate_kw):
+    """A cut-off metric against its cut-off: for each system the mean over queries of
+    ``metric@k`` (``"precision"``, ``"ndcg"``, ``"recall"``… any name taking ``@k``) at each
+    k of ``cutoffs``, one line per system, k on a log scale. ``ties``: as ``evaluate``
+    (tie-aware expected values by default). Returns the Axes.
+    """
+    label = "cutoff_curves"
+    base = metric.split("@", 1)[0]
+    cutoffs = sorted({int(k) for k in cutoffs})
+    if not cutoffs or cutoffs[0] < 1:
+        raise InputError(f"{label}: cut-offs must be positive integers, got {cutoffs}")
+    labels = [f"{base}@{k}" for k in cutoffs]
+    means = _system_means(runs, qrels, labels, by, systems, ties, label, **evaluate_kw)
+    ax = _lines(_new_axes(ax, (6.0, 4.6)), cutoffs, means)
+    if cutoffs[-1] / cutoffs[0] >= 10:
+        ax.set_xscale("log")
+    ax.set_xticks(cutoffs)
+    ax.set_xticklabels([str(k) for k in cutoffs])
+    ax.minorticks_off()
+    ax.set_xlabel("cut-off k")
+    ax.set_ylabel(f"{base}@k (mean over queries)")
+    ax.set_title(f"{base}@k by cut-off")
+    ax.grid(True, linewidth=0.4, alpha=0.5)
+    ax.legend(fontsize="small")
+    return ax
+
+
+def metric_scatter(table_or_per_query, metric_x, metric_y, ax=None, by="system"):
+    """Do two metrics rank the systems alike? One point per system at its means under
+    ``metric_x`` and ``metric_y``, labelled with its name, and Kendall's τ between the two
+    orderings of the system means in the title (``scipy.stats.kendalltau``, τ-b; Voorhees
+    2000, a τ above 0.9 being read as "equivalent" rankings).
+
+    ``table_or_per_query``: the tidy table of :func:`trunc_accessor.experiment` (columns
+    ``by``, ``metric``, ``mean``) or per-query values (one column per metric; means taken
+    over the defined values), pandas or Polars. Returns the Axes.
+    """
+    label = "metric_scatter"
+    data = _frame_pandas(table_or_per_query, label)
+    _need_columns(data, [by], label)
+    if {"metric", "mean"} <= set(data.columns) and metric_x not in data.columns:
+        known = list(dict.fromkeys(data["metric"]))
+        missing = [m for m in (metric_x, metric_y) if m not in known]
+        if missing:
+            raise InputError(f"{label}: no metric(s) {missing} in the table; found {known}")
+        means = data.pivot_table(index=by, columns="metric", values="mean", sort=False)
+    else:
+        _need_columns(data, [metric_x, metric_y], label)
+        means = data.groupby(by, sort=False)[[metric_x, metric_y]].mean()
+    x = means[metric_x].to_numpy(dtype=np.float64)
+    y = means[metric_y].to_numpy(dtype=np.float64)
+    from .stats import _scipy_stats
+
+    kendalltau = _scipy_stats().kendalltau  # scipy, or an error naming the extra
+
+    tau = float(kendalltau(x, y).statistic) if len(x) > 1 else float("nan")
+    ax = _new_axes(ax, (5.6, 4.6))
+    ax.scatter(x, y, s=30, zorder=3)
+    for name, xi, yi in zip(means.index, x, y):
+        ax.annotate(str(name), (xi, yi), textcoords="offset points", xytext=(4, 4),
+                    fontsize="small")
+    ax.set_xlabel(f"{metric_x} (mean)")
+    ax.set_ylabel(f"{metric_y} (mean)")
+    ax.set_title(f"{metric_x} vs {metric_y}: Kendall's τ = {tau:.3f} ({len(x)} systems)")
+    ax.grid(True, linewidth=0.4, alpha=0.5)
+    return ax

@@ -1,0 +1,200 @@
+"""Significance tests between systems on per-query values (the statistical core of experiments).
+
+:func:`compare` runs paired tests (t, Wilcoxon, sign, randomisation, bootstrap) between systems,
+corrects the p-values for multiple comparisons and adds confidence intervals, wins/ties/losses
+and effect sizes; :func:`tukey_hsd` and :func:`randomized_tukey_hsd` compare all systems at once.
+Input is what ``run.ir.evaluate(qrels, metrics, by="system")`` returns (pandas or Polars) or a
+mapping ``{system: per-query frame}``; output is a tidy frame of the same library.
+
+For practice see Sakai, *Statistical reform in information retrieval?* (SIGIR Forum 2014) and
+Smucker, Allan & Carterette, *A comparison of statistical significance tests for information
+retrieval evaluation* (CIKM 2007). scipy (and, for the tests only, statsmodels) are optional:
+``pip install "trunc_accessor[stats]"``.
+"""
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+
+from ..core.frames import InputError
+from ._common import (
+    _BATCH_ELEMENTS,
+    _check_choice,
+    _check_prob,
+    _check_resampling,
+    _normalise,
+    _output,
+    _scipy_stats,
+)
+from .paired import (
+    CIS,
+    CORRECTIONS,
+    TESTS,
+    Correction,
+    Interval,
+    PairedTest,
+    _near_constant,
+    multipletests,
+)
+from .tukey import randomized_tukey_hsd, tukey_hsd
+
+__all__ = ["CIS", "CORRECTIONS", "TESTS", "Correction", "Interval", "PairedTest", "compare",
+           "multipletests", "randomized_tukey_hsd", "tukey_hsd"]
+
+
+# ---------------------------------------------------------------------------- compare
+
+def compare(per_query, baseline=None, test: str = "t", correction: str = "holm",
+            alpha: float = 0.05, n_resamples: int = 10000, seed: int | None = 0,
+            undefined: str = "skip", confidence: float = 0.95, ci: str = "t", by=None,
+            family: str = "metric"):
+    """Paired significance tests between systems, one row per (metric, system, other).
+
+    Parameters
+    ----------
+    per_query : pandas DataFrame indexed by (system, qid) (``run.ir.evaluate(..., by=...)``),
+        Polars DataFrame with columns system, qid and metrics, or a mapping ``{system: frame
+        indexed by / with a column qid}``. The result has the same library.
+    baseline : a system name; every other system is compared with it (column ``baseline``).
+        None (default): all pairs ``system`` < ``other`` in input order (column ``other``).
+    test : "t" (``scipy.stats.ttest_rel``), "wilcoxon" (``scipy.stats.wilcoxon`` of the
+        differences with scipy's defaults: ``zero_method="wilcox"`` drops zero differences,
+        ``method="auto"``, no continuity correction), "sign" (``scipy.stats.binomtest`` of wins
+        among wins + losses, ties dropped), "randomization" (Fisher's paired randomisation
+        test of the mean difference by random sign flips, Smucker, Allan & Carterette 2007;
+        p-value as ``scipy.stats.permutation_test(..., permutation_type="samples")`` with
+        ``rng=np.random.default_rng(seed)``: the same sign flips, ``(count + 1) / (B + 1)``
+        (the observed statistic counts as a resample), ``2 * min(lower, upper)``, exact
+        enumeration without the +1 when ``2**n <= n_resamples``; only the tie tolerance is
+        wider, ``100 eps * max(|mean d|, mean |d|)``, so exact ties on grid values count) or
+        "bootstrap" (paired bootstrap test of the mean difference shifted to the null, Efron &
+        Tibshirani 1993 §16.4, Sakai 2006: ``p = (1 + #{|m*_b - m| >= |m|}) / (B + 1)``).
+        All are two-sided.
+    correction : "holm" (default), "bonferroni", "fdr_bh", "fdr_by" or "none", applied over
+        ``family``: "metric" (the tests of one metric) or "all" (every row). Same values as
+        statsmodels' ``multipletests``; an undefined (NaN) p-value is left out of the family.
+    alpha : ``significant`` is ``p_adjusted <= alpha``.
+    n_resamples, seed : for the resampling tests and bootstrap intervals; each metric (and
+        each set of paired queries) restarts ``numpy.random.default_rng(seed)``.
+    undefined : "skip" (default): a query whose value is NaN (undefined) in either system is
+        left out of that pair. "zero": an undefined value counts as 0 (trec_eval's
+        convention). Either way only queries present in both systems are paired.
+    confidence, ci : interval of the mean difference: "t" (Student t on the paired
+        differences, ``ttest_rel(...).confidence_interval(confidence)``) or "bootstrap-bca" /
+        "bootstrap-percentile" (``scipy.stats.bootstrap`` of the mean difference with that
+        method, ``n_resamples`` and ``rng=default_rng(seed)``; "bootstrap" = BCa).
+    by : name of the system column/level (default: the first index level, or the only
+        non-numeric column besides qid).
+
+    Returns columns metric, system, baseline|other, n (paired queries), mean_system,
+    mean_other (over the paired queries), delta (mean of system − other), ci_low, ci_high,
+    p_value, p_adjusted, significant, wins, ties, losses (queries where system is above,
+    equal to, below other) and effect_size (Cohen's d_z = mean(d) / sd(d), ddof=1; NaN when
+    n < 2 or sd = 0). Statistics that are undefined (too few queries, all differences 0 for
+    t/Wilcoxon, no wins or losses for the sign test) are NaN and never significant.
+    """
+    _check_choice("test", test, TESTS)
+    _check_choice("correction", correction, CORRECTIONS)
+    _check_choice("undefined", undefined, ("skip", "zero"))
+    _check_choice("ci", ci, CIS)
+    _check_choice("family", family, ("metric", "all"))
+    _check_prob("alpha", alpha)
+    _check_prob("confidence", confidence)
+    _check_resampling(n_resamples, seed)
+    stats = _scipy_stats()
+    data = _normalise(per_query, by)
+    systems = data.systems
+    if baseline is not None:
+        if baseline not in systems:
+            raise InputError(f"baseline={baseline!r} is not one of the systems {systems}")
+        b = systems.index(baseline)
+        pairs = [(i, b) for i in range(len(systems)) if i != b]
+        other_col = "baseline"
+    else:
+        pairs = list(itertools.combinations(range(len(systems)), 2))
+        other_col = "other"
+    ci_method = CIS[ci].scipy_method or "t"
+    paired = TESTS[test]
+
+    cols: dict[str, list] = {k: [] for k in ("metric", "system", other_col, "n", "mean_system", "mean_other",
+                            "delta", "ci_low", "ci_high", "p_value", "p_adjusted",
+                            "significant", "wins", "ties", "losses", "effect_size")}
+    for metric in data.metrics:
+        v = data.matrix(metric, undefined)
+        diffs, masks = [], []
+        for i, j in pairs:
+            mask = ~np.isnan(v[:, i]) & ~np.isnan(v[:, j])
+            masks.append(mask)
+            diffs.append(v[mask, i] - v[mask, j])
+        p_values = np.full(len(pairs), np.nan)
+        lows = np.full(len(pairs), np.nan)
+        highs = np.full(len(pairs), np.nan)
+        # pairs with the same paired queries are tested together (one array operation)
+        groups: dict[bytes, list[int]] = {}
+        for k, mask in enumerate(masks):
+            groups.setdefault(np.packbits(mask).tobytes() + bytes([mask.size % 8]), []).append(k)
+        for members in groups.values():
+            d = np.array([diffs[k] for k in members]).reshape(len(members), -1)
+            if paired.batched is not None:
+                p_values[members] = paired.batched(d, n_resamples, seed)
+            if ci_method != "t" and d.shape[1] >= 2:
+                # one scipy call per pair: batching rows changes float rounding of the
+                # resampled means, and so (with tied values) BCa's bias correction
+                for row, k in zip(d, members):
+                    with warnings.catch_warnings(), np.errstate(all="ignore"):
+                        warnings.simplefilter("ignore")
+                        # batch= bounds memory for large n_resamples (scipy draws the same
+                        # resamples only without it, so the default size keeps one call)
+                        big = n_resamples * row.size > _BATCH_ELEMENTS
+                        res = stats.bootstrap((row,), np.mean, n_resamples=n_resamples,
+                                              confidence_level=confidence, method=ci_method,
+                                              vectorized=True, rng=np.random.default_rng(seed),
+                                              batch=max(1, _BATCH_ELEMENTS // row.size)
+                                              if big else None)
+                    lows[k] = res.confidence_interval.low
+                    highs[k] = res.confidence_interval.high
+        for k, (i, j) in enumerate(pairs):
+            d = diffs[k]
+            n = d.size
+            x, y = v[masks[k], i], v[masks[k], j]
+            wins, ties = int(np.sum(d > 0)), int(np.sum(d == 0))
+            losses = n - wins - ties
+            constant = _near_constant(d)
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                if ci_method == "t" or test == "t":
+                    tres = stats.ttest_rel(x, y) if n >= 2 and not constant else None
+                if ci_method == "t" and tres is not None:
+                    interval = tres.confidence_interval(confidence)
+                    lows[k], highs[k] = interval.low, interval.high
+                if paired.per_pair is not None:
+                    p_values[k] = paired.per_pair(x, y, d, stats)
+            sd = np.std(d, ddof=1) if n >= 2 and not constant else np.nan
+            cols["metric"].append(metric)
+            cols["system"].append(systems[i])
+            cols[other_col].append(systems[j])
+            cols["n"].append(n)
+            cols["mean_system"].append(float(x.mean()) if n else np.nan)
+            cols["mean_other"].append(float(y.mean()) if n else np.nan)
+            cols["delta"].append(float(d.mean()) if n else np.nan)
+            cols["wins"].append(wins)
+            cols["ties"].append(ties)
+            cols["losses"].append(losses)
+            cols["effect_size"].append(float(d.mean() / sd) if n >= 2 and sd > 0 else np.nan)
+        cols["ci_low"].extend(lows.tolist())
+        cols["ci_high"].extend(highs.tolist())
+        cols["p_value"].extend(p_values.tolist())
+    p = np.array(cols["p_value"], dtype=float)
+    if family == "all":
+        adjusted = multipletests(p, correction)
+    else:
+        adjusted = np.full(p.size, np.nan)
+        metric_col = np.array(cols["metric"], dtype=object)
+        for metric in data.metrics:
+            sel = metric_col == metric
+            adjusted[sel] = multipletests(p[sel], correction)
+    cols["p_adjusted"] = adjusted.tolist()
+    cols["significant"] = [bool(a <= alpha) for a in adjusted]  # NaN -> False
+    return _output(cols, data.polars)

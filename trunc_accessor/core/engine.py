@@ -1,0 +1,171 @@
+"""One call of the library: frames → validation → preparation → kernels → values.
+
+Frontends (accessors, CLI) call :func:`compute` and only convert its answer back to the
+caller's frame library. The keys of every answer are the user's by… columns (values and
+dtypes as given, nulls included) and the run's qid column under its own name.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import polars as pl
+
+from ..metrics import twist
+from . import frames, truncation
+from .names import Named
+from .prepare import Notes, Prepared, check_ties, prepare
+from .registry import (
+    Measure,
+    ParameterError,
+    apply_undefined,
+    check_bool,
+    check_k,
+    check_level,
+    check_undefined,
+    checked,
+    evaluate_prepared,
+)
+
+
+def columns_of(run, qrels, by) -> frames.Columns:
+    return frames.resolve_columns(run, qrels, by)
+
+
+def run_columns(cols: frames.Columns) -> list[str]:
+    return [*cols.by, cols.run_qid, cols.run_docid, "score"] + (["rank"] if cols.has_rank else [])
+
+
+def qrels_columns(cols: frames.Columns) -> list[str]:
+    return [cols.qrels_qid, cols.qrels_docid, cols.rel]
+
+
+def _eager(frame):
+    return frame.collect() if isinstance(frame, pl.LazyFrame) else frame
+
+
+@dataclass(eq=False)
+class Batch:
+    """What one query batch of a larger call (:mod:`trunc_accessor.batches`) shares with
+    the whole call: its systems (the by… keys, row i = system code i; None without by=),
+    the largest grade of its qrels, and the notes to say at its end."""
+
+    systems: pl.DataFrame | None
+    max_grade: float
+    notes: Notes = field(default_factory=Notes)
+    system_hint: str | None = None  # a run column that probably holds systems (no by=)
+
+
+def prepare_call(run, qrels, *, by=None, queries=None, ties="average", labels=(),
+                 judged_only=False, batch: Batch | None = None) -> tuple[Prepared, frames.Columns]:
+    """Validate and prepare a run and qrels (pandas or Polars, eager or lazy) once.
+    ``labels``: the output columns the call adds beside the keys (checked for clashes);
+    ``judged_only``: drop unjudged documents before ranking (trec_eval -J); ``batch``:
+    the run and qrels are one query batch of a larger call (its ``system_hint`` names a
+    column of the whole run that probably holds systems)."""
+    check_ties(ties)
+    judged_only = checked("judged_only", check_bool, judged_only)
+    cols = columns_of(run, qrels, by)
+    frames.check_output_names(cols.by, cols.run_qid, labels)
+    r = _eager(frames.to_polars(run, run_columns(cols), "run"))
+    q = _eager(frames.to_polars(qrels, qrels_columns(cols), "qrels"))
+    c = frames.normalise(r, q, cols, frames.queries_series(queries),
+                         systems=batch.systems if batch is not None else None)
+    if batch is not None:
+        batch.notes.id_note = c.id_note
+    systems, queries_, id_note = c.systems, c.queries, c.id_note
+    handover, q = [c.run], c.qrels  # prepare frees our copy of the run once it is done with it
+    del r, c
+    try:
+        prep = prepare(handover, q, systems=systems, queries=queries_, id_note=id_note,
+                       ties=ties, qid_name=cols.run_qid,
+                       judged_only=judged_only,
+                       max_grade=batch.max_grade if batch is not None else None,
+                       notes=batch.notes if batch is not None else None)
+    except frames.DuplicateDocumentError as error:
+        likely = (batch.system_hint if batch is not None
+                  else None if cols.by else frames.likely_system_column(run, run_columns(cols)))
+        if likely is None:
+            raise
+        raise frames.DuplicateDocumentError(
+            f"{error}; several systems in one frame? pass by={likely!r}") from None
+    return prep, cols
+
+
+def compute(run, qrels, named: list[Named], *, by=None, queries=None, ties="average",
+            relevance_level=1, judged_only=False, undefined="zero",
+            batch: Batch | None = None) -> tuple[pl.DataFrame, dict, frames.Columns]:
+    """Per-query values of the ``named`` measures for a run and qrels (pandas or Polars,
+    eager or lazy); each distinct measure is computed once, whatever it is called.
+    ``undefined``: "zero" turns undefined values (NaN from the kernels) into 0, "nan" keeps
+    them.
+
+    Returns (keys, {label: values}, columns): keys holds the by… columns and the qid."""
+    level = check_level(relevance_level)
+    undefined = check_undefined(undefined)
+    prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
+                              labels=[n.label for n in named], judged_only=judged_only,
+                              batch=batch)
+    measures = [n.measure for n in named if n.measure is not None]
+    values = evaluate_prepared(prep, measures, level)
+    values = {label: apply_undefined(v, undefined) for label, v in values.items()}
+    return prep.keys, {n.label: values[n.measure.label] for n in named
+                       if n.measure is not None}, cols
+
+
+CURVE_COLUMNS = ("depth", "value")
+MAX_CRP_ROWS = 1 << 28  # rows of a CRP frame (about 10 GiB): a larger depth= is refused
+REFERENCE_COLUMNS = {"crp_full_scale": pl.Float64, "crp_worst": pl.Float64,
+                     "recall_base": pl.Int64}
+
+
+def cutoff_curve(run, qrels, measure: Measure, *, max_depth=None, by=None, queries=None,
+                 ties="average", relevance_level=1, undefined="zero",
+                 batch: Batch | None = None) -> tuple[pl.DataFrame, frames.Columns]:
+    """The measure at every allowed truncation depth of every ranking (long format);
+    ``undefined`` as in :func:`compute`."""
+    level = check_level(relevance_level)
+    undefined = check_undefined(undefined)
+    max_depth = checked("max_depth", check_k, max_depth)
+    prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
+                              labels=CURVE_COLUMNS, batch=batch)
+    return truncation.curve(prep, measure, level, max_depth, undefined=undefined), cols
+
+
+def check_depth(depth):
+    """Twist's run length: None or a whole number ≥ 1."""
+    return checked("depth", check_k, depth)
+
+
+def crp_columns(kind: str) -> dict:
+    """The columns ``crp``/``crp_archetype`` add beside the keys (name → dtype)."""
+    if kind == "archetype":
+        return twist.ARCHETYPE_SCHEMA
+    if kind == "references":
+        return {**twist.CRP_SCHEMA, **REFERENCE_COLUMNS}
+    return twist.CRP_SCHEMA
+
+
+def crp(run, qrels, kind: str = "curve", *, depth=None, by=None, queries=None, ties="average",
+        relevance_level=1, batch: Batch | None = None) -> tuple[pl.DataFrame, frames.Columns]:
+    """Twist's curves (Ferro et al.; :mod:`trunc_accessor.metrics.twist`) as a Polars frame:
+    ``kind`` "curve": (by…, qid, position, grade, rp, crp); "references": the same plus
+    crp_full_scale, crp_worst and recall_base (for plots); "archetype": one row per ranking
+    (by…, qid, archetype, recall_base, length, crossing)."""
+    level = check_level(relevance_level)
+    depth = check_depth(depth)
+    prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
+                              labels=crp_columns(kind), batch=batch)
+    if prep.n_segments == 0:
+        return prep.keys.with_columns(
+            [pl.Series(name, [], dtype=dtype) for name, dtype in crp_columns(kind).items()]), cols
+    if kind == "archetype":
+        return twist.archetypes(prep, level, depth), cols
+    rows = int(np.maximum(prep.length, depth or 0).sum()) if depth is not None else len(prep.pos)
+    if rows > MAX_CRP_ROWS:
+        raise ParameterError(
+            f"crp: depth={depth} asks for {rows:,} rows ({prep.n_segments:,} rankings, each "
+            f"padded to {depth:,} ranks), more than the {MAX_CRP_ROWS:,} a CRP frame may hold "
+            "(about 40 bytes a row); pass a smaller depth (the Twist metrics and crp_archetype "
+            "take any depth without materialising the padding)")
+    return twist.crp_frame(prep, level, depth, references=kind == "references"), cols

@@ -1,0 +1,344 @@
+"""Frames in, frames out: validation and normalisation (the column names live in
+:mod:`.columns`, the identifier rule in :mod:`.keys`; both re-exported here).
+
+This is the only module that knows the quirks of pandas and Polars. What it hands to
+:mod:`trunc_accessor.prepare` holds only the engine's own column names, so no user column
+can collide with them (a run's ``rel`` column used as ``by=`` never meets the qrels'
+grades):
+
+* run:   ``[_sys,] qid, docid, score[, rank]``: ``_sys`` numbers the ``by=`` systems
+  (see :class:`Canonical`; the user's key columns travel beside it in ``systems``);
+* qrels: ``qid, docid, rel`` (``rel`` as Float64).
+
+Identifier rule: qid and docid are compared as integers when both frames hold integers, and
+otherwise as strings (an integer as its decimal digits), so int 7 matches "7" but neither
+"007" nor " 7". When one frame holds integers and the other strings, or a system retrieved
+no judged document at all, one :class:`~trunc_accessor.warn.IdentifierWarning` says so
+(emitted by :mod:`trunc_accessor.prepare`, which sees both facts).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import cast
+
+import numpy as np
+import polars as pl
+
+from ..errors import InputError, InputTypeError
+from .columns import (  # noqa: F401  (frames re-exports the names it was home to)
+    _UNSUPPORTED_KEY,
+    DOCID_NAMES,
+    QID_NAMES,
+    REL_NAMES,
+    SYS,
+    SYSTEM_COLUMN_NAMES,
+    Columns,
+    DuplicateDocumentError,
+    RunColumns,
+    _check_by_names,
+    _names,
+    _numeric,
+    _pick,
+    check_frame,
+    check_output_names,
+    check_run_schema,
+    fresh_name,
+    is_pandas,
+    likely_system_column,
+    normalise_by,
+    resolve_columns,
+    resolve_run_columns,
+)
+from .keys import (  # noqa: F401
+    Canonical,
+    KeyTypes,
+    _check_float_ids,
+    _describe_types,
+    _key_kind,
+    _row_label,
+    _where,
+    check_duplicate_documents,
+    check_schema,
+    distinct_systems,
+    key_dtype,
+    key_types,
+    may_repeat,
+    nulls_equal,
+    qid_sort_keys,
+    queries_series,
+    recode_systems,
+    sort_results,
+    system_codes,
+)
+
+
+# --------------------------------------------------------------------------- to Polars
+def _pandas_column_error(sub, label: str, error: Exception) -> InputError:
+    """The column of a pandas frame that Arrow cannot convert, and why."""
+    for i, c in enumerate(sub.columns):
+        try:
+            pl.from_pandas(sub.iloc[:, [i]].set_axis(["c"], axis=1), include_index=False)
+        except Exception:  # noqa: BLE001 - any conversion failure is reported below
+            col = sub.iloc[:, i]
+            if col.dtype == object:
+                return InputError(
+                    f"{label} column {c!r} holds values of several types "
+                    f"({_describe_types(col.head(100_000))}): give it one type, e.g. "
+                    f"{label}[{c!r}].astype(str)")
+            return InputError(f"{label} column {c!r} has an unsupported type {col.dtype}")
+    return InputError(f"{label} cannot be converted: {error}")
+
+
+def _pandas_column(column, name: str) -> pl.Series:
+    """One pandas column as a Polars Series: a NumPy number column without a copy (Polars
+    never writes into it), anything else through Arrow (``pl.from_pandas``)."""
+    dtype = column.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind in "iuf" and column.ndim == 1:
+        values = column.to_numpy(copy=False)
+        if values.flags.c_contiguous:
+            return pl.Series(name, values)
+    return cast(pl.Series, pl.from_pandas(column)).alias(name)
+
+
+def to_polars(frame, columns: Sequence[str], label: str = "frame") -> pl.DataFrame | pl.LazyFrame:
+    """Select `columns` of a pandas or Polars frame as a Polars frame (never a view that
+    could write back to the user's frame)."""
+    if isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
+        return frame.select(list(columns))
+    if is_pandas(frame):
+        sub = frame.loc[:, list(columns)]
+        # positional names through Arrow (it renames some, e.g. an empty first name)
+        plain = sub.set_axis([f"c{i}" for i in range(len(columns))], axis=1)
+        try:
+            out = pl.DataFrame([_pandas_column(plain.iloc[:, i], c)
+                                for i, c in enumerate(plain.columns)])
+        except Exception as e:  # noqa: BLE001 - Arrow raises many kinds; we name the column
+            raise _pandas_column_error(sub, label, e) from None
+        # a pandas column of objects with no value (empty, or all None) has no type: Null;
+        # so has a column of an empty frame built from empty lists (pandas makes it float64)
+        untyped = [c for i, c in enumerate(out.columns)
+                   if (sub.dtypes.iloc[i] == object and out[c].null_count() == out.height)
+                   or (out.height == 0 and sub.dtypes.iloc[i] == np.float64)]
+        if untyped:
+            out = out.with_columns(pl.col(c).cast(pl.Null) for c in untyped)
+        return out.rename(dict(zip(plain.columns, columns)))
+    raise InputTypeError(f"{label} must be a pandas or Polars DataFrame, not {type(frame).__name__}")
+
+
+def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
+              queries: pl.Series | None, systems: pl.DataFrame | None = None) -> Canonical:
+    """Validate the data and return the canonical frames (module doc). ``systems``: the
+    by… keys of a whole call when this run is one batch of it (they number ``_sys``)."""
+    check_schema(run.schema, qrels.schema, cols)
+    for frame, label, names in ((run, "run", (cols.run_qid, cols.run_docid)),
+                                (qrels, "qrels", (cols.qrels_qid, cols.qrels_docid))):
+        for c in names:
+            _check_float_ids(frame, c, label)
+    kt = key_types(run.schema, qrels.schema, cols, queries)
+    id_note = _mismatch_message(run.schema, qrels.schema, cols, kt) if kt.mismatch else ""
+
+    by_tmp = [f"_by{i}" for i in range(len(cols.by))]  # user names never enter the engine
+    run_exprs = [pl.col(b).alias(t) for b, t in zip(cols.by, by_tmp)] + [
+        pl.col(cols.run_qid).cast(kt.qid).alias("qid"),
+        pl.col(cols.run_docid).cast(kt.docid).alias("docid"),
+        pl.col("score").cast(pl.Float64),
+    ]
+    if cols.has_rank:
+        run_exprs.append(pl.col("rank").cast(pl.Float64))
+    r = run.select(run_exprs)
+    given, systems = systems, None
+    if cols.by:
+        r, systems = system_codes(r, by_tmp)
+        systems = systems.rename(dict(zip(by_tmp, cols.by)))
+        if given is not None:
+            r, systems = recode_systems(r, systems, given), given
+
+    for col in ("qid", "docid"):
+        if r[col].null_count():
+            row = r.filter(r[col].is_null()).row(0, named=True)
+            raise InputError(f"run column {col!r} has a missing value (row "
+                             f"{_row_label(row, systems, ['qid', 'docid'])})")
+    checks = (("score", "missing or NaN"),) + ((("rank", "missing, NaN or infinite"),)
+                                               if cols.has_rank else ())
+    for col, what in checks:
+        bad = r[col].is_null() | r[col].is_nan()
+        if col == "rank":
+            bad = bad | r[col].is_infinite()
+        if bad.any():
+            row = r.filter(bad).row(0, named=True)
+            raise InputError(f"run column {col!r} is {what} for "
+                             f"{_row_label(row, systems, ['qid', 'docid'])}")
+    q = qrels.select(
+        pl.col(cols.qrels_qid).cast(kt.qid).alias("qid"),
+        pl.col(cols.qrels_docid).cast(kt.docid).alias("docid"),
+        pl.col(cols.rel).cast(pl.Float64).alias("rel"),
+    )
+    for col in ("qid", "docid"):
+        bad = q[col].is_null()
+        if bad.any():
+            raise InputError(f"qrels column {col!r} has a missing value "
+                             f"(row {_where(q.filter(bad).row(0, named=True), ['qid', 'docid'])})")
+    bad = q["rel"].is_null() | q["rel"].is_nan() | q["rel"].is_infinite()
+    if bad.any():
+        raise InputError(f"qrels grade is missing, NaN or infinite for "
+                         f"{_where(q.filter(bad).row(0, named=True), ['qid', 'docid'])}")
+    if may_repeat(q, ["qid", "docid"]):
+        q = q.unique(maintain_order=True)  # the same judgment twice is harmless
+        conflict = q.select(pl.struct("qid", "docid").is_duplicated()).to_series()
+        if conflict.any():
+            row = q.filter(conflict).row(0, named=True)
+            grades = q.filter((pl.col("qid") == row["qid"])
+                              & (pl.col("docid") == row["docid"]))["rel"]
+            raise InputError(
+                f"qrels give document {row['docid']!r} of qid {row['qid']!r} conflicting "
+                f"grades {sorted(set(grades.to_list()))}")
+
+    qs = None
+    if queries is not None:
+        try:
+            qs = queries.cast(kt.qid, strict=True).alias("qid")
+        except Exception:  # noqa: BLE001 - Polars' cast errors vary by version
+            raise InputError(f"queries= holds values that are not {kt.qid} qids") from None
+        if qs.is_null().any():
+            raise InputError("queries= holds a missing qid")
+    return Canonical(run=r, qrels=q, queries=qs, systems=systems, key_types=kt, cols=cols,
+                     id_note=id_note)
+
+
+def _mismatch_message(run_schema, qrels_schema, cols: Columns, kt: KeyTypes) -> str:
+    parts = []
+    for name in kt.mismatch:
+        rc = cols.run_qid if name == "qid" else cols.run_docid
+        qc = cols.qrels_qid if name == "qid" else cols.qrels_docid
+        parts.append(f"run column {rc!r} is {run_schema[rc]} but qrels column {qc!r} is "
+                     f"{qrels_schema[qc]}")
+    return ("; ".join(parts) + ": they are compared as strings (an integer as its decimal "
+            "digits), so 7 matches '7' but not '007' or ' 7'. Give both frames the same type "
+            "to silence this warning.")
+
+
+# --------------------------------------------------------------------------- back out
+def result_pandas(keys: pl.DataFrame, values: dict[str, np.ndarray], single: bool):
+    """Per-query values as pandas: a Series (one metric) or DataFrame, indexed by the key
+    columns of ``keys`` (qid, or by…, qid). Undefined values are NaN."""
+    import pandas as pd
+
+    names = list(keys.columns)
+    arrays = [keys[c].to_list() for c in names]
+    if len(names) > 1:
+        index = pd.MultiIndex.from_arrays(arrays, names=names)
+    else:
+        index = pd.Index(arrays[0], name=names[0], dtype=object if not arrays[0] else None)
+    if single:
+        (label, v), = values.items()
+        return pd.Series(v, index=index, name=label, dtype=np.float64)
+    return pd.DataFrame({k: np.asarray(v, dtype=np.float64) for k, v in values.items()},
+                        index=index, columns=list(values))
+
+
+def to_pandas(frame: pl.DataFrame):
+    """A Polars frame as pandas, with any column names (Arrow's C interface cannot carry a
+    name holding a NUL character, so the columns cross under positional names)."""
+    names = frame.columns
+    out = frame.rename({c: f"c{i}" for i, c in enumerate(names)}).to_pandas()
+    out.columns = names
+    return out
+
+
+def result_polars(keys: pl.DataFrame, values: dict[str, np.ndarray]) -> pl.DataFrame:
+    """Per-query values as Polars: the key columns and one Float64 column per metric; an
+    undefined value is null."""
+    return keys.with_columns(
+        [pl.Series(label, v, dtype=pl.Float64).fill_nan(None) for label, v in values.items()]
+    )
+
+
+def result_schema(run_schema: pl.Schema, cols: Columns, kt: KeyTypes, labels: Sequence[str]) -> dict:
+    schema: dict = {b: run_schema[b] for b in cols.by}
+    schema[cols.run_qid] = kt.qid
+    for label in labels:
+        schema[label] = pl.Float64
+    return schema
+
+
+# --------------------------------------------------------------------------- plain lists
+def number_list(values, name: str, *, missing: bool = False, finite: bool = True) -> np.ndarray:
+    """A list (or 1-d array) of real numbers as float64; ``missing``: None/NaN allowed (as
+    NaN); ``finite``: ±inf rejected. Errors name the argument and the position at fault."""
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise InputTypeError(f"{name} must be a list of numbers, not {type(values).__name__}")
+    arr = values if isinstance(values, np.ndarray) else None
+    if arr is None or arr.dtype.kind not in "iuf" or arr.ndim != 1:
+        items = list(values)
+        for i, x in enumerate(items):
+            if x is None and missing:
+                continue
+            if isinstance(x, (bool, np.bool_)) or not isinstance(
+                    x, (int, float, np.integer, np.floating)):
+                what = "a number" + (" or None" if missing else "")
+                raise InputError(f"{name}[{i}] must be {what}, not {x!r}")
+        arr = np.array([np.nan if x is None else float(x) for x in items], dtype=np.float64)
+    arr = arr.astype(np.float64)
+    bad = np.zeros(len(arr), dtype=bool) if missing else np.isnan(arr)
+    if finite:
+        bad |= np.isinf(arr)
+    if bad.any():
+        i = int(np.argmax(bad))
+        allowed = "finite numbers" + (" or None/NaN (unjudged)" if missing else "")
+        raise InputError(f"{name}[{i}] is {arr[i]!r}: {name} must hold {allowed}")
+    return arr
+
+
+def whole_number(value, name: str, minimum: int = 0) -> int:
+    """A whole number ≥ ``minimum`` (an int, or a float with an integral value), else an
+    error naming ``name``."""
+    ok = (isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))) or (
+        isinstance(value, (float, np.floating)) and np.isfinite(value) and value == int(value))
+    if not ok or not minimum <= value < 2 ** 63:
+        raise InputError(f"{name} must be a whole number ≥ {minimum} (and below 2**63), "
+                         f"not {value!r}")
+    return int(value)
+
+
+def depth_argument(depth, cols: RunColumns, run_schema: pl.Schema, column: str):
+    """``truncate``'s k: a whole number ≥ 0, or per-ranking depths as a pandas Series indexed
+    by qid (or by…, qid) or a Polars frame with those key columns and a ``depth`` column
+    (what ``optimal_cutoff`` returns). Returns an int or a Polars frame (keys, ``column``)."""
+    keys = [*cols.by, cols.qid]
+    if isinstance(depth, (int, float, np.number)):
+        return whole_number(depth, "truncate: k")
+    if is_pandas(depth):
+        frame = pl.from_pandas(depth.reset_index() if depth.index.names != [None] else depth)
+    elif is_pandas(depth, "Series"):
+        names = list(depth.index.names)
+        if names != keys:
+            raise InputError(f"truncate: the depths' index must be {keys}, not {names}")
+        frame = pl.from_pandas(depth.rename("depth").reset_index())
+    elif isinstance(depth, pl.LazyFrame):
+        frame = depth.collect()
+    elif isinstance(depth, pl.DataFrame):
+        frame = depth
+    else:
+        raise InputTypeError("truncate: k must be a whole number or per-query depths "
+                             f"(a Series indexed by {keys}, or a frame with {keys} and 'depth'), "
+                             f"not {type(depth).__name__}")
+    missing = [c for c in [*keys, "depth"] if c not in frame.columns]
+    if missing:
+        raise InputError(f"truncate: the per-query depths lack column(s) {missing}")
+    if not (_numeric(frame.schema["depth"]) or frame.schema["depth"] == pl.Null):
+        raise InputError(f"truncate: the depths must be numbers, not {frame.schema['depth']}")
+    try:
+        frame = frame.select(
+            [pl.col(k).cast(run_schema[k]) for k in keys] + [pl.col("depth").cast(pl.Float64)])
+    except Exception:  # noqa: BLE001 - Polars' cast errors vary by version
+        raise InputError(f"truncate: the depths' key columns {keys} do not have the run's types "
+                         f"{[run_schema[k] for k in keys]}") from None
+    bad = frame.filter(pl.col("depth").is_not_null() & ~pl.col("depth").is_nan()
+                       & ((pl.col("depth") < 0) | (pl.col("depth") != pl.col("depth").round())
+                          | pl.col("depth").is_infinite()))
+    if bad.height:
+        raise InputError(f"truncate: depth {bad['depth'][0]} for {bad.row(0, named=True)} is "
+                         "not a whole number ≥ 0")
+    if frame.select(pl.struct(keys).is_duplicated().any()).item():
+        raise InputError(f"truncate: the per-query depths name a ranking twice ({keys})")
+    return frame.select(*keys, pl.col("depth").fill_nan(None).cast(pl.Int64).alias(column))

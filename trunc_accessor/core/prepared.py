@@ -1,0 +1,284 @@
+"""The arrays every metric kernel reads (:class:`Prepared`): flat NumPy arrays over
+segments (one segment = one ranking = one (by…, qid)) in ranking order, with the tie groups,
+each document's grade and each query's judged grades; :func:`build` makes one from them,
+:func:`empty` the call with nothing to score. :mod:`.prepare` fills them from frames."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import polars as pl
+
+from ..errors import ParameterError
+
+TIES = ("average", "first", "trec_eval", "trec_eval9")
+
+
+def check_ties(ties: str) -> str:
+    if not isinstance(ties, str) or ties not in TIES:
+        raise ParameterError(f"ties= must be one of {TIES}, not {ties!r}")
+    return ties
+
+
+@dataclass(eq=False)
+class Prepared:
+    """Segment arrays for a set of rankings (see module docstring).
+
+    Row arrays (length N, ranking order, segments contiguous):
+      ``seg`` segment index, ``pos`` 1-based position, ``grade`` the judged grade
+      (NaN for an unjudged document, negative grades kept as given),
+      ``gid`` tie-group index.
+    Group arrays (length G): ``g_seg``, ``g_start`` (positions before the group in its
+    ranking, t_i of McSherry & Najork), ``g_size``.
+    Segment arrays (length Q): ``offsets`` (Q+1), ``seg_q`` index of the segment's qid.
+    Qid arrays: ``q_offsets`` (n_qids+1) into ``q_grades``, the judged grades of each qid.
+    """
+
+    keys: pl.DataFrame
+    offsets: np.ndarray
+    seg_q: np.ndarray
+    seg: np.ndarray
+    pos: np.ndarray
+    grade: np.ndarray
+    gid: np.ndarray
+    g_seg: np.ndarray
+    g_start: np.ndarray
+    g_size: np.ndarray
+    q_offsets: np.ndarray
+    q_grades: np.ndarray
+    max_grade: float
+    ties: str
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def n_segments(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def n_groups(self) -> int:
+        return len(self.g_size)
+
+    @cached_property
+    def length(self) -> np.ndarray:
+        """n, the number of retrieved documents of each ranking."""
+        return np.diff(self.offsets)
+
+    @cached_property
+    def singleton_groups(self) -> bool:
+        return self.n_groups == len(self.pos)
+
+    @cached_property
+    def group_first_row(self) -> np.ndarray:
+        """The row index of each tie group's first row (a group's rows are contiguous; also
+        in a :meth:`restrict`-ed preparation, unlike ``offsets[g_seg] + g_start``)."""
+        if self.singleton_groups:
+            return np.arange(len(self.pos))
+        first = np.ones(len(self.gid), dtype=bool)
+        first[1:] = self.gid[1:] != self.gid[:-1]
+        return np.flatnonzero(first)
+
+    @cached_property
+    def q_seg(self) -> np.ndarray:
+        """For each judged row (q_grades), the index of its qid."""
+        return np.repeat(np.arange(len(self.q_offsets) - 1), np.diff(self.q_offsets))
+
+    # ------------------------------------------------------------------ reductions
+    def seg_sum(self, values: np.ndarray) -> np.ndarray:
+        """Sum of a row array over each segment (0 for an empty ranking)."""
+        return np.bincount(self.seg, weights=values, minlength=self.n_segments)
+
+    def group_sum(self, values: np.ndarray) -> np.ndarray:
+        return np.bincount(self.gid, weights=values, minlength=self.n_groups)
+
+    def group_mean(self, values: np.ndarray) -> np.ndarray:
+        """Each row's value replaced by the mean over its tie group (McSherry & Najork:
+        the expected value at a position of a tied group under a uniform order)."""
+        if self.singleton_groups:
+            return values.astype(np.float64, copy=False)
+        return (self.group_sum(values) / self.g_size)[self.gid]
+
+    def qid_sum(self, values: np.ndarray) -> np.ndarray:
+        """Sum of a judged-row array per qid, broadcast to segments."""
+        per_qid = np.bincount(self.q_seg, weights=values, minlength=len(self.q_offsets) - 1)
+        return per_qid[self.seg_q]
+
+    def before_group(self, per_group: np.ndarray) -> np.ndarray:
+        """For each group, the sum of `per_group` over the earlier groups of its ranking."""
+        c = np.cumsum(per_group) - per_group
+        first = np.searchsorted(self.g_seg, np.arange(self.n_segments))
+        start = np.zeros(self.n_segments, dtype=c.dtype)
+        nonempty = first < self.n_groups
+        start[nonempty] = c[first[nonempty]]
+        return c - start[self.g_seg]
+
+    # ------------------------------------------------------------------ sparse parts
+    def group_rows(self, rows: np.ndarray) -> np.ndarray:
+        """Every row of the tie groups that hold the given rows (sorted row indices)."""
+        if self.singleton_groups or rows.size == 0:
+            return rows
+        g = self.gid[rows]
+        g = g[np.r_[True, g[1:] != g[:-1]]]
+        size = self.g_size[g]
+        first = self.offsets[self.g_seg[g]] + self.g_start[g]
+        ends = np.cumsum(size)
+        return np.repeat(first - (ends - size), size) + np.arange(ends[-1] if ends.size else 0)
+
+    def restrict(self, rows: np.ndarray) -> Prepared:
+        """The rankings with only ``rows`` (whole tie groups, sorted): positions, groups
+        and segment numbers stay those of the full rankings. For sums over rows or groups
+        in which the left-out groups contribute nothing (the groups without a relevant
+        document, for AP, P@k, DCG, RR, RBP), the restricted preparation gives the same
+        per-segment values at the cost of the kept rows only. Not for kernels that index
+        rows through ``offsets`` or use ranking lengths as row counts."""
+        gid = self.gid[rows]
+        boundary = np.ones(len(rows), dtype=bool)
+        boundary[1:] = gid[1:] != gid[:-1]
+        groups = gid[boundary]
+        return Prepared(keys=self.keys, offsets=self.offsets, seg_q=self.seg_q,
+                        seg=self.seg[rows], pos=self.pos[rows], grade=self.grade[rows],
+                        gid=np.cumsum(boundary) - 1, g_seg=self.g_seg[groups],
+                        g_start=self.g_start[groups], g_size=self.g_size[groups],
+                        q_offsets=self.q_offsets, q_grades=self.q_grades,
+                        max_grade=self.max_grade, ties=self.ties)
+
+    def judged_part(self) -> Prepared:
+        """This preparation restricted to the tie groups that hold a judged document (see
+        :meth:`restrict`): what AP, P@k, R@k, DCG, RR, RBP and success need, since an
+        unjudged document has no gain and is not relevant. Cached."""
+        if "judged_part" not in self._cache:
+            judged = np.flatnonzero(~np.isnan(self.grade))
+            if judged.size == len(self.grade):
+                self._cache["judged_part"] = self
+            else:
+                part = self.restrict(self.group_rows(judged))
+                part._cache["judged_part"] = part
+                self._cache["judged_part"] = part
+        return self._cache["judged_part"]
+
+    # ------------------------------------------------------------------ relevance
+    def relevant(self, level: float) -> np.ndarray:
+        """Binary relevance of each retrieved row: grade ≥ level (unjudged: 0)."""
+        key = ("rel", level)
+        if key not in self._cache:
+            with np.errstate(invalid="ignore"):
+                self._cache[key] = (self.grade >= level).astype(np.float64)
+        return self._cache[key]
+
+    def num_relevant(self, level: float) -> np.ndarray:
+        """R of each segment: the number of the qid's judged documents with grade ≥ level."""
+        key = ("R", level)
+        if key not in self._cache:
+            self._cache[key] = self.qid_sum((self.q_grades >= level).astype(np.float64))
+        return self._cache[key]
+
+    def gain(self) -> np.ndarray:
+        """Grade as gain, negative and unjudged as 0."""
+        if "gain" not in self._cache:
+            self._cache["gain"] = np.where(np.isnan(self.grade), 0.0, np.maximum(self.grade, 0.0))
+        return self._cache["gain"]
+
+
+    # ------------------------------------------------------------------ prefixes
+    def cut_points(self, max_depth=None) -> tuple[np.ndarray, np.ndarray]:
+        """(segment, depth) of every allowed truncation of every ranking: depth 0 and the
+        end of every tie group (with ties="first"/"trec_eval" every position; with
+        ties="average" a system that tied documents cannot stop between them), up to
+        ``max_depth``."""
+        ends = self.g_start + self.g_size
+        keep = ends <= max_depth if max_depth is not None else np.ones(len(ends), dtype=bool)
+        segs = np.concatenate([np.arange(self.n_segments), self.g_seg[keep]])
+        depths = np.concatenate([np.zeros(self.n_segments, dtype=np.int64), ends[keep]])
+        order = np.lexsort((depths, segs))
+        return segs[order], depths[order]
+
+    def prefixes(self, segs: np.ndarray, depths: np.ndarray, keys: pl.DataFrame) -> Prepared:
+        """A Prepared whose rankings are the first ``depths[i]`` positions of ranking
+        ``segs[i]`` (depths at tie-group ends): one kernel call then scores every prefix.
+        Costs Σ depths rows."""
+        lengths = depths.astype(np.int64)
+        new_seg = np.repeat(np.arange(len(segs)), lengths)
+        starts = np.zeros(len(segs) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=starts[1:])
+        within = np.arange(starts[-1]) - starts[new_seg]
+        src = self.offsets[segs][new_seg] + within
+        gid_src = self.gid[src]
+        boundary = np.ones(len(src), dtype=bool)
+        boundary[1:] = (new_seg[1:] != new_seg[:-1]) | (gid_src[1:] != gid_src[:-1])
+        gid = np.cumsum(boundary) - 1
+        first = np.flatnonzero(boundary)
+        return Prepared(keys=keys, offsets=starts, seg_q=self.seg_q[segs], seg=new_seg,
+                        pos=within + 1, grade=self.grade[src], gid=gid, g_seg=new_seg[first],
+                        g_start=within[first], g_size=np.diff(np.append(first, len(src))),
+                        q_offsets=self.q_offsets, q_grades=self.q_grades,
+                        max_grade=self.max_grade, ties=self.ties)
+
+# --------------------------------------------------------------------------- build
+def _positions(seg: np.ndarray, n_segments: int) -> tuple[np.ndarray, np.ndarray]:
+    counts = np.bincount(seg, minlength=n_segments)
+    offsets = np.zeros(n_segments + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    # 1, 2, … restarting at each ranking, in one array: ones, with each ranking's first
+    # row set to 1 − (length of the ranking before it), then a running sum
+    pos = np.ones(len(seg), dtype=np.int64)
+    nonempty = counts > 0
+    firsts, lengths = offsets[:-1][nonempty], counts[nonempty]
+    pos[firsts[1:]] = 1 - lengths[:-1]
+    np.cumsum(pos, out=pos)
+    return offsets, pos
+
+
+def score_boundaries(score: np.ndarray) -> np.ndarray:
+    """True where a row's score differs from the previous row's (and at row 0)."""
+    boundary = np.empty(len(score), dtype=bool)
+    if len(score):
+        boundary[0] = True
+        np.not_equal(score[1:], score[:-1], out=boundary[1:])
+    return boundary
+
+
+def _groups(seg: np.ndarray, pos: np.ndarray, boundary: np.ndarray | None):
+    """Tie groups: maximal runs of equal score inside a ranking (``boundary``: where the
+    score changes, see :func:`score_boundaries`; None: every position its own group)."""
+    n = len(seg)
+    if boundary is None or n == 0:
+        # every position its own group: the group arrays share or broadcast the row arrays
+        # (read-only; 16 bytes a row instead of 32)
+        gid = np.arange(n, dtype=np.int64)
+        return gid, seg, pos - 1, np.broadcast_to(np.int64(1), (n,))
+    boundary[1:] |= seg[1:] != seg[:-1]
+    gid = np.cumsum(boundary)
+    gid -= 1
+    starts = np.flatnonzero(boundary)
+    del boundary
+    g_size = np.empty(len(starts), dtype=np.int64)
+    np.subtract(starts[1:], starts[:-1], out=g_size[:-1])
+    g_size[-1] = n - starts[-1]
+    g_start = pos[starts]
+    g_start -= 1
+    return gid, seg[starts], g_start, g_size
+
+
+def build(keys: pl.DataFrame, seg_q: np.ndarray, seg: np.ndarray, grade: np.ndarray,
+          score: np.ndarray | None, q_offsets: np.ndarray, q_grades: np.ndarray,
+          max_grade: float, ties: str, boundary: np.ndarray | None = None) -> Prepared:
+    """Assemble a :class:`Prepared` from rows already in ranking order. Tie groups
+    (``ties="average"``) come from ``score``, or from its ``boundary`` array when the caller
+    has dropped the scores (it is consumed)."""
+    offsets, pos = _positions(seg, len(seg_q))
+    if ties != "average":
+        boundary = None
+    elif boundary is None and score is not None:
+        boundary = score_boundaries(score)
+    gid, g_seg, g_start, g_size = _groups(seg, pos, boundary)
+    return Prepared(keys=keys, offsets=offsets, seg_q=seg_q, seg=seg, pos=pos, grade=grade,
+                    gid=gid, g_seg=g_seg, g_start=g_start, g_size=g_size, q_offsets=q_offsets,
+                    q_grades=q_grades, max_grade=max_grade, ties=ties)
+
+
+def empty(keys: pl.DataFrame, ties: str) -> Prepared:
+    """A preparation with no ranking (nothing to score): every kernel answers nothing."""
+    z = np.zeros(0, dtype=np.int64)
+    return build(keys.clear(), z, z, np.zeros(0), None, np.zeros(1, dtype=np.int64),
+                 np.zeros(0), 0.0, ties)

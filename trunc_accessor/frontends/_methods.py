@@ -1,0 +1,258 @@
+"""One accessor method per registered metric, shared by every frontend.
+
+A frontend class defines ``_evaluate(qrels, measures, by, queries, ties, relevance_level,
+single)``, ``_truncate``, ``_curve`` and ``_crp(qrels, kind, depth, by, queries, ties,
+relevance_level)``; :func:`install` adds ``evaluate``, the truncation and effort tools and a
+method per metric (``ndcg``, ``ap``, …) whose signature and docstring come from the metric's
+registration.
+"""
+from __future__ import annotations
+
+import inspect
+
+from .. import metrics as _metrics  # noqa: F401  (registers the metrics)
+from ..core.frames import InputError, InputTypeError
+from ..core.names import Named, parse_many
+from ..core.registry import REGISTRY, Metric, method_doc, parse
+
+_COMMON = (("ties", "average"), ("by", None), ("queries", None), ("relevance_level", 1),
+           ("judged_only", False), ("undefined", "zero"))
+
+
+def _metric_method(metric: Metric):
+    params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+              inspect.Parameter("qrels", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    params += [inspect.Parameter(p.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=p.default)
+               for p in metric.params]
+    params += [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=d) for n, d in _COMMON]
+    signature = inspect.Signature(params)
+
+    def method(self, *args, **kwargs):
+        bound = signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        a = dict(bound.arguments)
+        a.pop("self")
+        qrels = a.pop("qrels")
+        common = {n: a.pop(n) for n, _ in _COMMON}
+        measure = metric.measure(**a)
+        return self._evaluate(qrels, [Named(measure.label, measure)], single=True, **common)
+
+    method.__signature__ = signature  # type: ignore[attr-defined]
+    method.__name__ = method.__qualname__ = metric.name
+    method.__doc__ = method_doc(metric)
+    return method
+
+
+def evaluate(self, qrels, metrics, *, ties="average", by=None, queries=None, relevance_level=1,
+             judged_only=False, undefined="zero", names="as_written"):
+    """Many metrics in one call, sharing one preparation (join, order, tie groups).
+
+    Parameters
+    ----------
+    qrels : DataFrame
+        Judgments (qid, docid, rel), pandas or Polars.
+    metrics : str, list, or ir_measures measure objects
+        Names in any of four dialects: ours (``"ndcg@10"``, ``"rbp(p=0.5)"``, ``"rbp'"``,
+        ``(name, {param: value})`` pairs), trec_eval's (``"map"``, ``"P_10"``, ``"P.5,10"``,
+        ``"ndcg_cut_10"``, ``"all_trec"``), ir_measures'/PyTerrier's (``"nDCG@10"``,
+        ``"P(rel=2)@5"``, ``"RBP(p=0.8,rel=2)"``) and ranx's (``"mrr"``, ``"hit_rate@10"``,
+        ``"precision@5-l2"``); see ``trunc-accessor --list``.
+    ties, by, queries, relevance_level
+        As on every metric method.
+    judged_only : bool, default False
+        Remove documents without a judgment of grade ≥ 0 before scoring (trec_eval -J,
+        condensed lists).
+    undefined : {"zero", "nan"}, default "zero"
+        A value the metric leaves undefined (AP, nDCG or recall of a query with no relevant
+        document, …) is 0, as trec_eval, pytrec_eval, ir_measures and ranx give it, so that
+        the mean over queries is theirs; "nan": NaN (pandas) / null (Polars), left out of
+        means. Metrics defined everywhere (the terminal-document metrics) are unchanged.
+    names : {"as_written", "canonical"}
+        Column names: the names as written (a trec_eval cut-off list ``"P.5,10"`` gives
+        ``P_5`` and ``P_10``), or this library's canonical labels (``"precision@10"``).
+
+    Returns
+    -------
+    One wide per-query frame, a column per metric. pandas: a DataFrame indexed by qid (or
+    by…, qid); Polars: key columns then metric columns. Two spellings of one metric are
+    computed once. The system score is the column mean; see ``trunc_accessor.aggregate``.
+    """
+    named = parse_many(metrics)
+    if names == "canonical":
+        named = list({n.measure.label: Named(n.measure.label, n.measure, n.summary)
+                      for n in named}.values())
+    elif names != "as_written":
+        raise InputError(f"names= must be 'as_written' or 'canonical', not {names!r}")
+    return self._evaluate(qrels, named, single=False, ties=ties, by=by, queries=queries,
+                          relevance_level=relevance_level, judged_only=judged_only,
+                          undefined=undefined)
+
+
+def _measure(metric, params: dict):
+    m = parse(metric)
+    return m.metric.measure(**{**m.kwargs, **params}) if params else m
+
+
+def truncate(self, k, *, by=None):
+    """Keep the first ``k`` documents of every ranking (the length of a ranking is
+    the system's decision).
+
+    ``k``: a whole number ≥ 0, or per-ranking depths: a pandas Series indexed by qid (or by…,
+    qid), or a frame with those keys and a ``depth`` column, as ``optimal_cutoff`` returns;
+    rankings it does not name (or whose depth is missing) are kept whole. The order is the
+    ranking's (rank ascending, else score descending, equal values in input order). Returns
+    a frame of the same kind with the same columns and row order (a LazyFrame stays lazy).
+
+    >>> import trunc_accessor as ta
+    >>> run, qrels = ta.load_example()
+    >>> run.ir.truncate(10).groupby("qid").size().tolist()
+    [10, 10, 10]
+    """
+    return self._truncate(depth=k, marker=None, by=by)
+
+
+def truncate_at(self, marker="NIL", *, by=None):
+    """Liu et al. 2016, Table 2: where a ranking holds the document ``marker`` ("no more
+    answers") at rank i, keep a₁…a_{i−1}; a ranking that starts with it becomes empty (and,
+    its qid being judged, is scored as an empty ranking). Rankings without it are unchanged.
+    Pass ``depth=`` to the terminal metrics to tell full-length rankings apart.
+    ``marker`` has the docid column's type (a string, or an integer for integer docids)."""
+    if marker is None:
+        raise InputTypeError("truncate_at: marker must be a docid such as 'NIL', not None")
+    return self._truncate(depth=None, marker=marker, by=by)
+
+
+def cutoff_curve(self, qrels, metric, *, max_depth=None, ties="average", by=None, queries=None,
+                 relevance_level=1, undefined="zero", **params):
+    """The metric at every cut-off of every ranking: long format (by…, qid, depth, value),
+    depth 0 (the empty ranking) to n, computed in one kernel call over all prefixes.
+
+    With ``ties="average"`` the cut-offs are the ends of tie groups (a system that tied
+    documents cannot stop between them); with "first"/"trec_eval" every position.
+    ``metric``: a string (``"rbp_prime"``, ``"ndcg@10"``) or Measure, and ``**params`` its
+    parameters. The work is Σ depth over cut-offs (quadratic in ranking length):
+    ``max_depth`` bounds it for long rankings. ``undefined``: as in ``evaluate`` ("zero": an
+    undefined value is 0; "nan": null/NaN)."""
+    return self._curve(qrels, _measure(metric, params), optimal=False, max_depth=max_depth,
+                       ties=ties, by=by, queries=queries, relevance_level=relevance_level,
+                       undefined=undefined)
+
+
+def optimal_cutoff(self, qrels, metric, *, max_depth=None, ties="average", by=None,
+                   queries=None, relevance_level=1, undefined="zero", **params):
+    """Per ranking, the cut-off depth that maximises the metric and the value there
+    (Amigó, Mizzaro & Spina 2022, §4.2: the oracle truncation); ties between depths go to
+    the shortest. pandas: a DataFrame indexed by qid (or by…, qid) with columns depth and
+    value; Polars: key columns, depth, value. ``run.ir.truncate(best["depth"])`` (pandas) or
+    ``run.ir.truncate(best)`` (Polars) gives the oracle-truncated run. An undefined value
+    counts as 0 (``undefined="zero"``, so such a ranking's best depth is 0 when every value
+    is undefined); with ``undefined="nan"`` undefined values are never optimal and a ranking
+    whose values are all undefined gets a missing depth (and is left whole by ``truncate``)."""
+    return self._curve(qrels, _measure(metric, params), optimal=True, max_depth=max_depth,
+                       ties=ties, by=by, queries=queries, relevance_level=relevance_level,
+                       undefined=undefined)
+
+
+def crp(self, qrels, *, depth=None, ties="average", by=None, queries=None, relevance_level=1):
+    """Relative position and cumulated relative position at every rank (Ferro et al.,
+    Definitions 1–2): long format (by…, qid, position, grade, rp, crp).
+
+    ``rp`` is the misplacement of the document at that rank with respect to its grade's
+    interval in the ideal run (0 inside it, negative above it, positive below it) and ``crp``
+    its running sum; ``grade`` is the document's grade (null if unjudged). ``depth=N`` pads
+    a shorter ranking with non-relevant documents (rows with a null grade) and cuts a longer
+    one to N, as MATTERS does. R = 0: rp and crp are null. An empty ranking has no rows
+    (unless ``depth`` pads it). With ``ties="average"`` rp and crp are the exact means over
+    the orders of tied documents (grade is the grade in the frame's order).
+    With ``depth=N`` the frame has N rows per ranking (padding included), so its size grows
+    with N; the Twist metrics and ``crp_archetype`` do not materialise the padding and cost
+    the same for any depth.
+    pandas: a DataFrame; Polars: a frame (a LazyFrame stays lazy).
+
+    >>> import trunc_accessor as ta
+    >>> run, qrels = ta.load_example()
+    >>> run.ir.crp(qrels).columns.tolist()
+    ['qid', 'position', 'grade', 'rp', 'crp']
+    """
+    return self._crp(qrels, "curve", depth=depth, ties=ties, by=by, queries=queries,
+                     relevance_level=relevance_level)
+
+
+def crp_archetype(self, qrels, *, depth=None, ties="average", by=None, queries=None,
+                  relevance_level=1):
+    """The run archetype of every ranking's CRP curve (Ferro et al. Figures 3–6): "ideal",
+    "worst", "full-scale", "excellent", "ups-and-downs", "typical A" or "typical B", with the
+    recall_base RB, the length L (after ``depth``) and the first crossing (null if none).
+
+    Rules, first match wins: ideal: CRP is 0 at every rank; worst: no relevant document
+    retrieved (the empty ranking included); full-scale: L ≥ 2·RB and the curve is the
+    full-scale run's (the ideal run reversed); excellent: CRP turns positive at a rank
+    x ≤ RB and stays positive; ups-and-downs: turns positive at x < RB, then drops to ≤ 0
+    again; typical A: first turns positive after RB; typical B: the rest (relevant documents
+    retrieved, CRP never positive). Crossings as the recovery ratio (MATTERS: CRP = 0 counts
+    as below the axis). Null when R = 0. Under ``ties="average"`` this raises when a tie
+    group mixes grades (as ``twist``): pass ties="first" or "trec_eval".
+    pandas: a DataFrame indexed by qid (or by…, qid); Polars: key columns first.
+    """
+    return self._crp(qrels, "archetype", depth=depth, ties=ties, by=by, queries=queries,
+                     relevance_level=relevance_level)
+
+
+def plot_crp(self, qrels, qids=None, *, depth=None, ties="average", by=None,
+             relevance_level=1, ncols=3, figsize=None):
+    """CRP curves, one panel per query (Ferro et al. Figure 2 style), with the ideal run
+    (CRP = 0), the full-scale run of the same length and the recall base RB marked; one
+    curve per system with ``by=``. Needs matplotlib (the ``plots`` extra). Returns the
+    matplotlib Figure (never shown). See :func:`trunc_accessor.plot.plot_crp`."""
+    from ..analysis.plot import plot_crp as _plot
+
+    return _plot(self._frame, qrels, qids=qids, depth=depth, ties=ties, by=by,
+                 relevance_level=relevance_level, ncols=ncols, figsize=figsize)
+
+
+def rbo(self, other, p=0.9, *, depth=None):
+    """Rank-biased overlap with ``other`` (another run frame), per query (Webber, Moffat &
+    Zobel, TOIS 2010): ``rbo_min`` (eq. 11), ``rbo_ext`` (eq. 32, rankings of different
+    lengths) and the ``residual`` (eq. 13). Rankings are ordered as everywhere (rank
+    ascending, else score descending, equal scores in input order); ``depth`` keeps the top
+    of each. See :func:`trunc_accessor.agreement.rbo`."""
+    from ..analysis.agreement import rbo as _rbo
+    from ..core.engine import _eager
+
+    return _rbo(_eager(self._frame), _eager(other), p=p, depth=depth)
+
+
+def overlap(self, other, k):
+    """|top-k ∩ top-k| / k with ``other`` (another run frame), per query. See
+    :func:`trunc_accessor.agreement.overlap`."""
+    from ..analysis.agreement import overlap as _overlap
+    from ..core.engine import _eager
+
+    return _overlap(_eager(self._frame), _eager(other), k)
+
+
+_INSTALLED: list[type] = []  # the frontend classes, for metrics declared later
+
+
+def add_metric(metric: Metric) -> None:
+    """Give every frontend class built so far the method of ``metric`` (a user metric
+    declared after import: :func:`trunc_accessor.user_metrics.define`)."""
+    for cls in _INSTALLED:
+        setattr(cls, metric.name, _metric_method(metric))
+
+
+def install(cls):
+    _INSTALLED.append(cls)
+    cls.evaluate = evaluate
+    cls.truncate = truncate
+    cls.truncate_at = truncate_at
+    cls.cutoff_curve = cutoff_curve
+    cls.optimal_cutoff = optimal_cutoff
+    cls.crp = crp
+    cls.crp_archetype = crp_archetype
+    cls.plot_crp = plot_crp
+    cls.rbo = rbo
+    cls.overlap = overlap
+    for name, metric in REGISTRY.items():
+        setattr(cls, name, _metric_method(metric))
+    return cls

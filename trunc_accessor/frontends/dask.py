@@ -1,0 +1,313 @@
+"""``DataFrame.ir`` for Dask: the engine run partition by partition, on a cluster.
+
+Importing trunc_accessor registers ``.ir`` on ``dask.dataframe.DataFrame`` when Dask is
+installed (``pip install "trunc_accessor[dask]"``); the registration waits until
+``dask.dataframe`` is first imported, so a process that never uses Dask does not load it.
+The methods are the pandas accessor's, with the same signatures (every metric, ``evaluate``,
+``cutoff_curve``, ``optimal_cutoff``, ``crp``, ``crp_archetype``, ``truncate``,
+``truncate_at``); each returns a Dask object at once and computes on ``.compute()``, which
+gives what the pandas accessor returns for the computed run: same columns, index, values and
+row order.
+
+How a call is evaluated:
+
+1. **Checked now.** The engine first runs the call on one row of the run's meta (and of the
+   qrels), so a missing column, a bad argument or a bad column type raises at the call, with
+   the pandas accessor's error; what needs the data (a document retrieved twice, a missing
+   id) raises on compute, with the same class.
+2. **Whole queries per partition.** A run whose index is its qid column with known
+   divisions (``set_index("qid")``; ``read_parquet(..., index="qid",
+   calculate_divisions=True)``), or a run of one partition, already holds each query in one
+   partition. Any other run is shuffled once by qid (``shuffle(on=qid)``, as many partitions
+   as it had; the method is Dask's, ``dataframe.shuffle.method``), carrying each row's
+   input position so that every ranking keeps its input order (``ties="first"``, equal
+   ranks, ``crp``'s grades).
+3. **Facts of the whole call.** As :mod:`trunc_accessor.batches` does for lazy Polars runs,
+   small tasks find the systems (the distinct ``by=`` keys of the whole run, read from the
+   ``by=`` columns alone) and the largest grade of the whole qrels, and every partition is
+   prepared with them (an :class:`trunc_accessor.engine.Batch`): system codes, graded gains
+   (ERR, RBP) and empty rankings are those of a single call.
+4. **Qrels.** Judgments of at most :data:`BROADCAST_QRELS_ROWS` rows given as pandas or
+   Polars (or a Dask frame of one partition) are *broadcast*: converted once, sent once to
+   each worker, and each partition takes the judgments of the qids its run holds. Larger
+   ones, and Dask qrels of several partitions (whose size is unknown until computed), are
+   *joined partition-wise*: run and qrels are both shuffled by one hash of the qid (its
+   decimal digits for integers, so that ``7`` meets ``"7"`` as in the engine) into the same
+   number of partitions, and partition i of the run is evaluated with partition i of the
+   qrels. Qrels and ``queries=`` qids that no partition holds are scored once, at the end,
+   as every system's empty ranking.
+5. **One answer.** A last task gathers the partitions' answers and notes
+   (:class:`trunc_accessor.prepare.Notes`, merged as the lazy path merges its batches),
+   says the call's warnings once or raises its errors (:meth:`Notes.finish`), and sorts the
+   rows into the pandas accessor's order. On a ``distributed`` worker its warnings are
+   forwarded to the client with ``distributed.warn`` (they show up in the client's session
+   like any warning, located in distributed's code; errors reach it as Dask re-raises
+   them); with Dask's local schedulers they are ordinary warnings. What a warning gives as
+   an example (a dropped qid, a docid) is the first one of the partition merged first, not
+   necessarily the first row of the run.
+
+The answer is a Dask DataFrame (a Series for a metric method) of one partition, indexed as
+the pandas answer (a MultiIndex with ``by=``). Per-query values are small; ``cutoff_curve``
+and ``crp`` have a row per cut-off or retrieved document, so on a run larger than a worker
+bound them with ``max_depth=``/``depth=``. ``truncate``/``truncate_at`` return the run's own
+partitions, rows and index (a shuffled run is cut on the shuffled copy and the kept rows
+are picked from the original partitions). ``plot_crp`` computes the queries it draws; ``rbo``
+and ``overlap`` are not available on Dask runs.
+
+>>> import dask.dataframe as dd, trunc_accessor as ta
+>>> run, qrels = ta.load_example()
+>>> drun = dd.from_pandas(run.sample(frac=1, random_state=0), npartitions=3)
+>>> values = drun.ir.evaluate(qrels, ["ap", "ndcg@10"], ties="trec_eval")
+>>> type(values).__name__, values.npartitions
+('DataFrame', 1)
+>>> values.compute().equals(run.ir.evaluate(qrels, ["ap", "ndcg@10"], ties="trec_eval"))
+True
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import dask
+import dask.dataframe as dd
+import numpy as np
+import pandas as pd
+from dask.dataframe.extensions import register_dataframe_accessor
+
+from ..core import engine, frames
+from ._dask_parts import (
+    BROADCAST_QRELS_ROWS,
+    _Call,
+    _concat,
+    _height,
+    _kept_rows,
+    _Layout,
+    _local_systems,
+    _merge,
+    _pick_rows,
+    _piece,
+    _plan,
+    _polars,
+    _qrels_facts,
+    _qrels_facts_polars,
+    _qrels_polars,
+    _qrels_route,
+    _scatter,
+    _systems,
+    _tag,
+    _truncate_part,
+)
+from ._methods import install
+
+
+# --------------------------------------------------------------------------- the accessor
+@register_dataframe_accessor("ir")
+class DaskIR:
+    """IR evaluation of a Dask run frame (qid, docid, score[, rank]); see the module doc."""
+
+    def __init__(self, frame: dd.DataFrame):
+        self._frame = frame
+
+    # ------------------------------------------------------------------ layout
+    def _qid_in_index(self) -> bool:
+        meta = self._frame._meta
+        return (meta.index.name in frames.QID_NAMES
+                and not any(c in frames.QID_NAMES for c in meta.columns))
+
+    def _meta_row(self) -> pd.DataFrame:
+        """One row with the run's columns and dtypes (its values are made up)."""
+        try:
+            row = self._frame._meta_nonempty.head(1)
+        except Exception:  # noqa: BLE001 - exotic dtypes: an empty frame still has the names
+            row = self._frame._meta
+        return row.reset_index() if self._qid_in_index() else row
+
+    def _split(self, qid: str) -> bool:
+        """Does every qid lie in one partition already? Known divisions on a qid index say
+        the partitions are sorted, not that a qid never straddles two of them: files sorted
+        by qid that share a qid at their boundary give divisions that look sorted (Dask's
+        read_parquet(calculate_divisions=True)). So the index is read once (one column) and
+        every partition's largest qid must be below the next partition's smallest."""
+        f = self._frame
+        if f.npartitions == 1:
+            return True
+        if not (f.known_divisions and f._meta.index.name == qid):
+            return False
+        if getattr(self, "_whole_queries", None) is None:
+            def bounds(index):
+                return pd.DataFrame({"lo": [index.min()], "hi": [index.max()]}) if len(index) \
+                    else pd.DataFrame({"lo": [], "hi": []}, dtype=index.dtype)
+            meta = pd.DataFrame({"lo": pd.Series([], dtype=f.index.dtype),
+                                 "hi": pd.Series([], dtype=f.index.dtype)})
+            # on the whole frame: a projection (f.index, f[[col]]) lets Dask's Parquet reader
+            # merge files into other partitions than the ones evaluated
+            found = f.map_partitions(lambda part: bounds(part.index), meta=meta).compute()
+            lo, hi = found["lo"].tolist(), found["hi"].tolist()
+            self._whole_queries = all(h < n for h, n in zip(hi[:-1], lo[1:]))
+        return self._whole_queries
+
+    # ------------------------------------------------------------------ the graph
+    def _lazy(self, qrels, call: _Call, queries):
+        """The Dask answer of ``call`` (module doc)."""
+        run_row = self._meta_row()
+        qrels_is_dask = isinstance(qrels, dd.DataFrame)
+        if qrels_is_dask:
+            qrels_row = qrels._meta_nonempty.head(1)
+        else:
+            frames.check_frame(qrels, "qrels")
+            qrels_row = qrels.head(1)
+        by = call.kwargs.get("by")
+        cols = engine.columns_of(run_row, qrels_row, by)
+        systems = (frames.distinct_systems(_polars(run_row, list(cols.by), "run"), cols.by)
+                   if cols.by else None)
+        with warnings.catch_warnings():  # the engine on one row: checks, and the answer's meta
+            warnings.simplefilter("ignore")
+            frame, cols = call.answer(run_row, qrels_row, queries,
+                                      engine.Batch(systems=systems, max_grade=0.0))
+            meta = call.pandas(frame, cols).iloc[:0]
+        queries_s = frames.queries_series(queries)
+        if queries_s is not None:  # one copy in the graph, whatever the number of partitions
+            queries_s = dask.delayed(queries_s, pure=False)
+        qcols = tuple(engine.qrels_columns(cols))
+
+        run = self._frame
+        names = list(run._meta.columns) + [run._meta.index.name]
+        reset = self._qid_in_index()
+        broadcast = not qrels_is_dask and _height(qrels) <= BROADCAST_QRELS_ROWS
+        if qrels_is_dask:
+            broadcast = qrels.npartitions == 1
+        shuffle = not broadcast or not self._split(cols.run_qid)
+        seq = frames.fresh_name(names, "__ta_seq") if shuffle else None
+        route = None if broadcast else frames.fresh_name([*names, *([seq] if seq else [])],
+                                                         "__ta_route")
+        layout = _Layout(tuple(engine.run_columns(cols)), cols.run_qid, cols.qrels_qid,
+                         reset=reset and not shuffle, seq=seq, route=route)
+        if shuffle:  # whole queries per partition (routed as the qrels when those are too)
+            tag: dict[str, Any] = {"qid": cols.run_qid, "reset": reset, "seq": seq,
+                                   "route": route}
+            tagged = run.map_partitions(_tag, **tag,
+                                        meta=_tag(run._meta, **tag, partition_info={"number": 0}))
+            run = tagged.shuffle(on=route or cols.run_qid, npartitions=run.npartitions)
+        run_parts = run.to_delayed()
+
+        system_parts = None
+        if cols.by:
+            system_parts = [dask.delayed(_local_systems)(p, cols.by)
+                            for p in self._frame[list(cols.by)].to_delayed()]
+            system_parts = dask.delayed(_systems)(system_parts, cols.by)
+        if broadcast:
+            if qrels_is_dask:
+                q = dask.delayed(_qrels_polars)(dask.delayed(_concat)(qrels.to_delayed()), qcols)
+            else:
+                q = _scatter(_qrels_polars(qrels, qcols))
+            facts = [dask.delayed(_qrels_facts_polars)(q, cols.rel)]
+            qrels_parts = [q] * len(run_parts)
+        else:
+            if qrels_is_dask:
+                dq = qrels
+            else:
+                dq = (qrels.loc[:, list(qcols)] if frames.is_pandas(qrels)
+                      else frames.to_pandas(_qrels_polars(qrels, qcols)))
+                dq = dd.from_pandas(dq, npartitions=run.npartitions)
+            facts = [dask.delayed(_qrels_facts)(p, qcols, cols.rel) for p in dq.to_delayed()]
+            assert route is not None  # partition-wise: the qrels are routed as the run
+            dq = dq.map_partitions(_qrels_route, cols.qrels_qid, route,
+                                   meta=dq._meta.assign(**{route: np.int64(0)}))
+            qrels_parts = dq.shuffle(on=route, npartitions=run.npartitions).to_delayed()
+            q = None
+        plan = dask.delayed(_plan)(system_parts, facts, queries_s, cols.by)
+        pieces = [dask.delayed(_piece)(p, qp, plan, call, layout, queries_s, broadcast)
+                  for p, qp in zip(run_parts, qrels_parts)]
+        answer = dask.delayed(_merge)(pieces, q, plan, call, layout, queries_s, self._meta_empty())
+        return dd.from_delayed([answer], meta=meta, verify_meta=False)
+
+    def _meta_empty(self) -> pd.DataFrame:
+        meta = self._frame._meta
+        return meta.reset_index() if self._qid_in_index() else meta
+
+    # ------------------------------------------------------------------ what _methods calls
+    def _evaluate(self, qrels, named, *, single, by, queries, ties, relevance_level,
+                  judged_only, undefined):
+        call = _Call("evaluate", {"by": by, "ties": ties, "relevance_level": relevance_level,
+                                  "judged_only": judged_only, "undefined": undefined},
+                     named=tuple(named), single=single)
+        return self._lazy(qrels, call, queries)
+
+    def _curve(self, qrels, measure, *, optimal, max_depth, ties, by, queries, relevance_level,
+               undefined):
+        call = _Call("optimal" if optimal else "curve",
+                     {"max_depth": max_depth, "by": by, "ties": ties,
+                      "relevance_level": relevance_level, "undefined": undefined},
+                     measure=measure)
+        return self._lazy(qrels, call, queries)
+
+    def _crp(self, qrels, kind, *, depth, ties, by, queries, relevance_level):
+        call = _Call("crp", {"depth": depth, "by": by, "ties": ties,
+                             "relevance_level": relevance_level}, crp_kind=kind)
+        return self._lazy(qrels, call, queries)
+
+    def _truncate(self, depth, marker, by):
+        from .pandas import PandasIR
+
+        run = self._frame
+        row = self._meta_row()
+        if isinstance(depth, (dd.DataFrame, dd.Series)):
+            depth = dask.delayed(_concat)(depth.to_delayed())
+        else:  # checks now (the depths' keys and types, the marker), as pandas does
+            PandasIR(row)._truncate(depth, marker, by)
+            if not isinstance(depth, (int, float, np.number)):  # whole to every partition
+                depth = dask.delayed(depth, pure=False)
+        cols = frames.resolve_run_columns(row, by)
+        meta = run._meta
+        if self._split(cols.qid):
+            return run.map_partitions(_truncate_part, depth, marker, by, self._qid_in_index(),
+                                      meta=meta)
+        names = list(meta.columns) + [meta.index.name]
+        seq = frames.fresh_name(names, "__ta_seq")
+        tag = {"qid": cols.qid, "reset": self._qid_in_index(), "seq": seq, "route": None}
+        tagged = run.map_partitions(_tag, **tag,
+                                    meta=_tag(meta, **tag, partition_info={"number": 0}))
+        shuffled = tagged[[*cols.needed, seq]].shuffle(on=cols.qid, npartitions=run.npartitions)
+        kept = shuffled.map_partitions(
+            _kept_rows, depth, marker, by, seq,
+            meta=pd.DataFrame({"partition": np.zeros(0, np.int64), "row": np.zeros(0, np.int64)}))
+        kept = kept.set_index("partition", divisions=list(range(run.npartitions + 1)))
+        parts = [dask.delayed(_pick_rows)(p, k)
+                 for p, k in zip(run.to_delayed(), kept.to_delayed())]
+        return dd.from_delayed(parts, meta=meta, divisions=run.divisions, verify_meta=False)
+
+
+install(DaskIR)
+
+
+def _plot_crp(self, qrels, qids=None, *, depth=None, ties="average", by=None,
+              relevance_level=1, ncols=3, figsize=None):
+    """CRP curves, one panel per query (see the pandas accessor's ``plot_crp``): the queries
+    drawn (all of them without ``qids``) are computed and drawn on the client."""
+    from ..analysis.plot import plot_crp
+
+    run = self._frame.reset_index() if self._qid_in_index() else self._frame
+    if qids is not None:
+        wanted = [str(q) for q in ([qids] if isinstance(qids, (str, int)) else qids)]
+        qid = frames.resolve_run_columns(self._meta_row(), by).qid
+        run = run[run[qid].astype(str).isin(wanted)]
+    if isinstance(qrels, dd.DataFrame):
+        qrels = qrels.compute()
+    return plot_crp(run.compute(), qrels, qids=qids, depth=depth, ties=ties, by=by,
+                    relevance_level=relevance_level, ncols=ncols, figsize=figsize)
+
+
+def _unavailable(name):
+    def method(self, *args, **kwargs):
+        raise NotImplementedError(
+            f"run.ir.{name} is not available on Dask runs: compute both runs first "
+            f"(run.compute().ir.{name}(other.compute(), ...)), or restrict them to the queries "
+            "you compare")
+
+    method.__name__ = name
+    return method
+
+
+DaskIR.plot_crp = _plot_crp  # type: ignore[attr-defined]
+DaskIR.rbo = _unavailable("rbo")  # type: ignore[attr-defined]
+DaskIR.overlap = _unavailable("overlap")  # type: ignore[attr-defined]

@@ -1,0 +1,58 @@
+"""``DataFrame.ir`` for pandas: per-query values as a Series/DataFrame indexed by qid."""
+from __future__ import annotations
+
+import pandas as pd
+
+from ..core import engine, frames, truncation
+from ._methods import install
+
+
+@pd.api.extensions.register_dataframe_accessor("ir")
+class PandasIR:
+    """IR evaluation of a long-format run frame (qid, docid, score[, rank]).
+
+    >>> import trunc_accessor
+    >>> run, qrels = trunc_accessor.load_example()
+    >>> round(float(run.ir.ndcg(qrels, k=10).mean()), 4)  # trec_eval: ndcg_cut_10 0.3016
+    0.3016
+    """
+
+    def __init__(self, frame: pd.DataFrame):
+        self._frame = frame
+
+    def _evaluate(self, qrels, named, *, single, **kw):
+        keys, values, _ = engine.compute(self._frame, qrels, named, **kw)
+        return frames.result_pandas(keys, values, single)
+
+    def _truncate(self, depth, marker, by):
+        cols = frames.resolve_run_columns(self._frame, by)
+        run = frames.to_polars(self._frame, cols.needed, "run")
+        frames.check_run_schema(run.schema, cols)
+        truncation.check_order_values(run, cols)
+        if marker is None:
+            depth = frames.depth_argument(depth, cols, run.schema,
+                                          frames.fresh_name(run.columns, "__depth"))
+        else:
+            truncation.check_marker(marker, run.schema[cols.docid], cols.docid)
+        row = frames.fresh_name(run.columns, "__row")
+        kept = truncation.truncate_frame(run.with_row_index(row), cols, depth, marker)[row]
+        return self._frame.iloc[kept.to_numpy()]
+
+    def _curve(self, qrels, measure, *, optimal, max_depth, ties, by, queries, relevance_level,
+               undefined):
+        curve, cols = engine.cutoff_curve(self._frame, qrels, measure, max_depth=max_depth, by=by,
+                                          queries=queries, ties=ties,
+                                          relevance_level=relevance_level, undefined=undefined)
+        keys = [*cols.by, cols.run_qid]
+        if optimal:
+            return frames.to_pandas(truncation.optimal(curve, keys)).set_index(keys)
+        return frames.to_pandas(curve)
+
+    def _crp(self, qrels, kind, **kw):
+        frame, cols = engine.crp(self._frame, qrels, kind, **kw)
+        if kind == "archetype":
+            return frames.to_pandas(frame).set_index([*cols.by, cols.run_qid])
+        return frames.to_pandas(frame)
+
+
+install(PandasIR)

@@ -1,0 +1,64 @@
+"""The test collections shipped inside the package (``trunc_accessor/data``, each with its
+ORIGIN): :func:`example_path`, :func:`load_example`."""
+from __future__ import annotations
+
+from importlib import resources
+
+from ..core.frames import InputError
+from .read import _check_library, read_qrels, read_run
+
+
+def example_path(name: str) -> str:
+    """Path of a file shipped in ``trunc_accessor/data`` (see its ORIGIN file)."""
+    return str(resources.files("trunc_accessor").joinpath("data", name))
+
+
+EXAMPLES = ("trec_eval", "cranfield", "robust03")
+
+
+def load_example(name: str = "trec_eval", library: str | None = None):
+    """(run, qrels) of a test collection shipped with the package (offline).
+
+    ``name``:
+
+    * ``"trec_eval"`` (default): trec_eval's own test collection, a real TREC run for topics
+      301–303 (500 documents each, system ``STANDARD``) and its binary qrels.
+    * ``"cranfield"``: the Cranfield collection (1,400 abstracts, 225 queries, all judged),
+      seven real retrieval systems (BM25 with and without stemming, BM25L, BM25+, title-only
+      BM25, TF-IDF cosine, Dirichlet query likelihood; top 100 each, ties kept) in one frame
+      told apart by its ``system`` column, and graded qrels where higher is more relevant
+      (4 = complete answer ... 1 = minimum interest, 0 = of no interest; ir_datasets'
+      reading of the raw codes). ``data/cranfield/ORIGIN`` says how they were made
+      (``examples/make_cranfield_runs.py``).
+
+    * ``"robust03"``: a real TREC 2003 Robust track run (``uic0301``, 100 topics, up to
+      1,000 documents each, no ties) and the track's binary qrels (``data/robust03/ORIGIN``).
+
+    ``library``: ``"pandas"`` (default) or ``"polars"``. For backward compatibility the first
+    argument may also be the library (``load_example("polars")`` is
+    ``load_example("trec_eval", library="polars")``).
+
+    >>> import trunc_accessor
+    >>> runs, qrels = trunc_accessor.load_example("cranfield")
+    >>> runs["system"].nunique(), runs["qid"].nunique(), str(qrels["rel"].dtype)
+    (7, 225, 'int64')
+    """
+    if name in ("pandas", "polars"):
+        if library is not None and library != name:
+            raise InputError(f"load_example({name!r}, library={library!r}): the first argument "
+                             "names a library; pass the collection as name=")
+        name, library = "trec_eval", name
+    library = _check_library("pandas" if library is None else library)
+    if name == "trec_eval":
+        return (read_run(example_path("results.test"), library),
+                read_qrels(example_path("qrels.test"), library))
+    if name == "cranfield":
+        folder = resources.files("trunc_accessor").joinpath("data", "cranfield")
+        runs = sorted(str(p) for p in folder.iterdir() if p.name.endswith(".run.gz"))
+        return read_run(runs, library), read_qrels(str(folder.joinpath("qrels.txt")), library)
+    if name == "robust03":
+        folder = resources.files("trunc_accessor").joinpath("data", "robust03")
+        return (read_run(str(folder.joinpath("uic0301.run.gz")), library),
+                read_qrels(str(folder.joinpath("qrels.txt.gz")), library))
+    raise InputError(f"load_example: unknown collection {name!r}; the shipped ones are "
+                     f"{list(EXAMPLES)} (or pass library='pandas'/'polars')")
