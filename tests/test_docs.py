@@ -47,6 +47,8 @@ def test_every_public_name_has_a_reference_entry():
 
 
 def test_every_metric_gets_a_page_with_its_names_and_an_example():
+    pytest.importorskip("mkdocs", reason="the docs extra (pip install -e '.[docs]') builds "
+                        "the pages; CI installs it before the suite")
     sys.path.insert(0, str(DOCS))
     try:
         import hooks
