@@ -5,8 +5,10 @@ precision–recall curves of every system.
 
     python examples/compare_systems.py [--report PATH] [--differences PNG] [--pr PNG]
 
-By default the report is only printed and the plots go to docs/topic_differences.png and
-docs/pr_curves.png.
+By default the report is only printed and the plots go to topic_differences.png and
+pr_curves.png in the working directory (folders in a given path are created; the
+documentation's figures are made with --differences docs/topic_differences.png --pr
+docs/pr_curves.png).
 """
 import argparse
 from pathlib import Path
@@ -15,10 +17,8 @@ import matplotlib
 
 import trunc_accessor as ta
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
 
-
-def main(report=None, differences=DOCS / "topic_differences.png", pr=DOCS / "pr_curves.png"):
+def main(report=None, differences=Path("topic_differences.png"), pr=Path("pr_curves.png")):
     matplotlib.use("Agg")  # write files, open no window
     import matplotlib.pyplot as plt
 
@@ -27,6 +27,9 @@ def main(report=None, differences=DOCS / "topic_differences.png", pr=DOCS / "pr_
     table, per_query = ta.experiment(runs, qrels, metrics, baseline="bm25", per_query=True)
     text = ta.report(table)
     print(text)
+    for path in (report, differences, pr):
+        if path is not None:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
     if report is not None:
         Path(report).write_text(text + "\n", encoding="utf-8")
         print("wrote", report)
@@ -48,7 +51,7 @@ def main(report=None, differences=DOCS / "topic_differences.png", pr=DOCS / "pr_
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--report", type=Path, help="also write the markdown table here")
-    parser.add_argument("--differences", type=Path, default=DOCS / "topic_differences.png")
-    parser.add_argument("--pr", type=Path, default=DOCS / "pr_curves.png")
+    parser.add_argument("--differences", type=Path, default=Path("topic_differences.png"))
+    parser.add_argument("--pr", type=Path, default=Path("pr_curves.png"))
     args = parser.parse_args()
     main(args.report, args.differences, args.pr)

@@ -208,3 +208,18 @@ def test_compare_systems_example_writes_report_and_plots(tmp_path, monkeypatch, 
     assert (tmp_path / "r.md").read_text().startswith("| system |")
     for name in ("d.png", "pr.png"):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_compare_systems_example_runs_from_an_empty_folder(tmp_path, monkeypatch, capsys):
+    """Copied elsewhere, the example writes next to the working directory (it wrote into
+    the project's docs/ before), creating the folders it is given."""
+    import shutil
+
+    script = tmp_path / "compare_systems.py"
+    shutil.copy(ROOT / "examples" / "compare_systems.py", script)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", ["compare_systems.py", "--report", "out/new/r.md"])
+    runpy.run_path(str(script), run_name="__main__")
+    for name in ("topic_differences.png", "pr_curves.png", "out/new/r.md"):
+        assert (tmp_path / name).exists(), name
+    assert "| bm25 (baseline) |" in capsys.readouterr().out

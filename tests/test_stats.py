@@ -317,8 +317,9 @@ def test_randomized_tukey_hsd_matches_plain_loop():
     sub = out[out.metric == "m1"]
     for _, row in sub.iterrows():
         gamma = 100 * np.finfo(float).eps * max(abs(row.delta), np.abs(x).mean())
-        expected = np.mean(maxima >= abs(row.delta) - gamma)
-        assert close(row.p_value, expected)
+        # (1 + count) / (B + 1): the observed assignment is one of the resamples
+        expected = (np.sum(maxima >= abs(row.delta) - gamma) + 1) / (300 + 1)
+        assert close(row.p_value, expected) and row.p_value > 0
     again = stats.randomized_tukey_hsd(df, n_resamples=300, seed=2)
     pd.testing.assert_frame_equal(out, again)
     # Larger differences have smaller p-values

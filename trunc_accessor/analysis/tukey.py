@@ -86,8 +86,10 @@ def randomized_tukey_hsd(per_query, n_resamples: int = 10000, seed: int | None =
     systems-based information retrieval experiments*, TOIS 2012): queries are blocks; each
     resample permutes every query's values across the systems, and the null distribution is
     that of the largest difference between two system means. The p-value of a pair is the
-    fraction of resamples whose largest difference is ≥ the pair's observed absolute mean
-    difference (ties within 100 eps × max(difference, mean |value|) counted); it is family-wise adjusted by construction.
+    share of resamples whose largest difference is ≥ the pair's observed absolute mean
+    difference (ties within 100 eps × max(difference, mean |value|) counted), as (1 + count)
+    / (B + 1) so that the observed assignment counts as one resample and no p-value is 0
+    (Davison & Hinkley 1997, eq. 4.11); it is family-wise adjusted by construction.
     Only queries with a value for every system are used (``undefined`` as in
     :func:`tukey_hsd`); ``numpy.random.default_rng(seed)`` restarts for each metric.
     Returns metric, system, other, n, mean_system, mean_other, delta, p_value, significant."""
@@ -120,6 +122,8 @@ def randomized_tukey_hsd(per_query, n_resamples: int = 10000, seed: int | None =
                 maxima = np.sort(m.max(axis=1) - m.min(axis=1))
                 at_least += k - np.searchsorted(maxima, thresh.ravel(), side="left")
                 done += k
-            p = (at_least / n_resamples).reshape(thresh.shape)
+            # (1 + count) / (B + 1), as compare's resampling tests: the observed statistic
+            # is one of the resamples, so no p-value is 0
+            p = ((at_least + 1) / (n_resamples + 1)).reshape(thresh.shape)
         _tukey_output(data, metric, x, p, None, None, alpha, cols)
     return _output(cols, data.polars)
