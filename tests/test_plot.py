@@ -38,8 +38,14 @@ def test_plot_crp_draws_run_ideal_full_scale_and_rb(library):
     assert isinstance(fig, matplotlib.figure.Figure)
     assert [ax.get_title() for ax in fig.axes] == ["qid B", "qid A"]
     ax = fig.axes[0]
-    lines = {line.get_label(): line for line in ax.get_lines()}
+    lines = {line.get_label().removesuffix(" (off the panel)"): line for line in ax.get_lines()}
     assert set(lines) == {"ideal", "full scale", "worst", "run", "RB = 7"}
+    # the y-axis follows the run's curve; references beyond it are said to run off the panel
+    low, high = ax.get_ylim()
+    assert low <= min(PAPER_CRP["B"]) and high >= max(PAPER_CRP["B"])
+    off = [line.get_label() for line in ax.get_lines() if "off the panel" in line.get_label()]
+    refs = PAPER_CRP["full-scale"] + PAPER_CRP["worst"]
+    assert bool(off) == (min(refs) < low or max(refs) > high)
     assert list(lines["worst"].get_ydata()) == PAPER_CRP["worst"]
     assert list(lines["run"].get_ydata()) == PAPER_CRP["B"]
     assert list(lines["full scale"].get_ydata()) == PAPER_CRP["full-scale"]

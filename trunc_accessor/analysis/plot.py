@@ -78,16 +78,26 @@ def _crp_panel(ax, panel: pl.DataFrame, by: list[str]) -> None:
         return
     systems = panel.partition_by(by, maintain_order=True, as_dict=True) if by else {(): panel}
     longest = max(systems.values(), key=lambda s: s.height)
+    # the y-axis follows the runs' curves: the full-scale and worst references can be five
+    # times larger and would flatten them, so they run off the panel (said in the legend)
+    runs = np.concatenate([s["crp"].to_numpy() for s in systems.values()] + [np.zeros(1)])
+    low, high = float(np.nanmin(runs)), float(np.nanmax(runs))
+    pad = 0.15 * max(high - low, 1.0)
+    refs = np.concatenate([longest["crp_full_scale"].to_numpy(), longest["crp_worst"].to_numpy()])
+    clipped = bool(np.nanmin(refs) < low - pad or np.nanmax(refs) > high + pad)
+    more = " (off the panel)" if clipped else ""
     ax.axhline(0.0, color="black", linewidth=0.8, label="ideal")
     ax.plot(longest["position"], longest["crp_full_scale"], color="grey", linestyle="--",
-            linewidth=1.0, label="full scale")
+            linewidth=1.0, label="full scale" + more)
     ax.plot(longest["position"], longest["crp_worst"], color="grey", linestyle=":",
-            linewidth=1.0, label="worst")
+            linewidth=1.0, label="worst" + more)
     for key, s in systems.items():
         ax.plot(s["position"], s["crp"], linewidth=1.4,
                 label=" ".join(map(str, key)) if by else "run")
     ax.axvline(rb, color="black", linestyle="-.", linewidth=0.8, label=f"RB = {rb}")
-    ax.legend(fontsize="small")
+    if clipped:
+        ax.set_ylim(low - pad, high + pad)
+    ax.legend(fontsize="small", loc="center left", bbox_to_anchor=(1.01, 0.5))
 
 
 def effort_gain(frame, gain="ap", effort="twist", *, hue=None, ax=None, annotate=True):
@@ -158,9 +168,12 @@ def _annotate_cells(ax, x, y, rows) -> None:
     for r in range(4):
         for c in range(4):
             if counts[r, c]:
+                share = 100 * counts[r, c] / len(x)
+                text = f"{share:.0f}%" if share >= 1 else f"{share:.1g}%"
                 ax.text((x_edges[c] + x_edges[c + 1]) / 2, (y_edges[r] + y_edges[r + 1]) / 2,
-                        f"{100 * counts[r, c] / len(x):.0f}%", ha="center", va="center",
-                        fontsize="x-small", color="dimgrey")
+                        text, ha="center", va="center", fontsize="x-small", color="black",
+                        bbox={"boxstyle": "round,pad=0.15", "facecolor": "white",
+                              "edgecolor": "none", "alpha": 0.8}, zorder=4)
 
 
 # --- Comparing systems: per-topic differences, distributions, curves, metric agreement ---
@@ -302,10 +315,11 @@ def query_distributions(per_query, metric, kind="box", ax=None, by="system", *, 
     ax.scatter(pos, means, marker="D", s=28, color="white", edgecolor="black", zorder=3,
                label="mean")
     ax.set_xticks(pos)
-    ax.set_xticklabels([str(s) for s in names], rotation=30, ha="right")
+    # vertical names: long neighbours (bm25l_stem, bm25plus_stem) never run into each other
+    ax.set_xticklabels([str(s) for s in names], rotation=90)
     ax.set_ylabel(metric)
     ax.set_title(f"per-query {metric}")
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="lower left", bbox_to_anchor=(1.01, 0.0))
     return ax
 
 
@@ -396,6 +410,101 @@ def cutoff_curves(runs, qrels, metric="precision", cutoffs=(1, 2, 3, 5, 10, 20, 
     return ax
 
 
+#: Offsets (points) tried for a point's label, nearest first: right, left, above, below…
+LABEL_OFFSETS = ((5, 4), (5, -11), (-5, 4), (-5, -11), (0, 9), (0, -15), (12, 14),
+                 (12, -20), (-12, 14), (-12, -20), (20, 0), (-20, 0), (0, 22), (0, -28))
+
+
+def _place_labels(ax, names, x, y) -> None:
+    """Label each point with its name at the first offset whose text box overlaps no label
+    placed before (measured on the rendered figure); the last offset if none is free."""
+    fig = ax.figure
+    ax.autoscale_view()  # the data limits the points will be drawn with (set lazily)
+    ax.set_xlim(ax.get_xlim())
+    ax.set_ylim(ax.get_ylim())
+    renderer = fig.canvas.get_renderer()
+    placed: list = []
+    for name, xi, yi in zip(names, x, y):
+        for dx, dy in LABEL_OFFSETS:
+            text = ax.annotate(name, (xi, yi), textcoords="offset points", xytext=(dx, dy),
+                               fontsize="small", ha="left" if dx >= 0 else "right")
+            box = text.get_window_extent(renderer)
+            if not any(box.overlaps(other) for other in placed) or (dx, dy) == LABEL_OFFSETS[-1]:
+                placed.append(box)
+                break
+            text.remove()
+
+
+def interval_plot(table, metric, ax=None, *, kind="mean", by=None):
+    """Forest plot of an experiment: one row per system with its mean (``kind="mean"``) or
+    its difference to the baseline (``kind="delta"``) and the interval the table holds
+    (``ci_low``/``ci_high`` or ``delta_ci_low``/``delta_ci_high``), the baseline marked (its
+    mean as a vertical line, or 0 for differences) and significant differences filled.
+
+    ``table``: what :func:`trunc_accessor.experiment` returns (pandas or Polars); ``metric``:
+    one of its metrics. Returns the Axes.
+    """
+    label = "interval_plot"
+    data = _frame_pandas(table, label)
+    by = by or (table.attrs.get("by") if hasattr(table, "attrs") else None) or "system"
+    _need_columns(data, [by, "metric", "mean", "ci_low", "ci_high"], label)
+    if kind not in ("mean", "delta"):
+        raise InputError(f"{label}: kind must be 'mean' or 'delta', not {kind!r}")
+    known = list(dict.fromkeys(data["metric"]))
+    if metric not in known:
+        raise InputError(f"{label}: no metric {metric!r} in the table; found {known}")
+    rows = data[data["metric"] == metric]
+    baseline = None
+    if "baseline" in rows.columns:
+        present = list(dict.fromkeys(rows["baseline"].dropna()))
+        if len(present) > 1:
+            raise InputError(f"{label}: the table compares against several baselines "
+                             f"{present}: pass table[table.baseline == ...]")
+        baseline = present[0] if present else None
+    if kind == "delta":
+        if baseline is None:
+            raise InputError(f"{label}: kind='delta' needs an experiment with a baseline")
+        rows = rows[rows[by] != baseline]
+        centre, low, high = rows["delta"], rows["delta_ci_low"], rows["delta_ci_high"]
+    else:
+        centre, low, high = rows["mean"], rows["ci_low"], rows["ci_high"]
+    names = [str(s) for s in rows[by]]
+    ax = _new_axes(ax, (5.6, 0.45 * len(names) + 1.4))
+    pos = np.arange(len(names))[::-1]
+    c, lo, hi = (np.asarray(v, dtype=np.float64) for v in (centre, low, high))
+    significant = rows["significant"].to_numpy(dtype=bool) if "significant" in rows \
+        else np.zeros(len(names), dtype=bool)
+    ax.hlines(pos, lo, hi, color="steelblue", linewidth=2)
+    is_base = np.array([n == str(baseline) for n in names]) if baseline is not None \
+        else np.zeros(len(names), dtype=bool)
+    if is_base.any():
+        ax.scatter(c[is_base], pos[is_base], s=40, marker="s", color="black", zorder=3,
+                   label="baseline")
+    other = ~significant & ~is_base
+    ax.scatter(c[other], pos[other], s=36, marker="o", facecolor="white",
+               edgecolor="steelblue", zorder=3, label="not significant")
+    if significant.any():
+        ax.scatter(c[significant], pos[significant], s=36, marker="o", color="steelblue",
+                   zorder=3, label="significant")
+    if kind == "delta":
+        ax.axvline(0.0, color="black", linewidth=0.8)
+        ax.set_xlabel(f"{metric}: difference to {baseline}")
+    else:
+        if baseline is not None:
+            base = float(rows.loc[rows[by] == baseline, "mean"].iloc[0])
+            ax.axvline(base, color="black", linestyle="--", linewidth=0.8,
+                       label=f"{baseline} (baseline)")
+        ax.set_xlabel(f"{metric}: mean")
+    ax.set_yticks(pos)
+    ax.set_yticklabels([n + (" (baseline)" if n == str(baseline) and kind == "mean" else "")
+                        for n in names])
+    confidence = rows["confidence"].iloc[0] if "confidence" in rows else 0.95
+    ax.set_title(f"{metric}: {float(confidence) * 100:g}% intervals", fontsize="medium")
+    ax.grid(True, axis="x", linewidth=0.4, alpha=0.5)
+    ax.legend(fontsize="small", loc="lower left", bbox_to_anchor=(1.01, 0.0))
+    return ax
+
+
 def metric_scatter(table_or_per_query, metric_x, metric_y, ax=None, by="system"):
     """Do two metrics rank the systems alike? One point per system at its means under
     ``metric_x`` and ``metric_y``, labelled with its name, and Kendall's τ between the two
@@ -427,9 +536,7 @@ def metric_scatter(table_or_per_query, metric_x, metric_y, ax=None, by="system")
     tau = float(kendalltau(x, y).statistic) if len(x) > 1 else float("nan")
     ax = _new_axes(ax, (5.6, 4.6))
     ax.scatter(x, y, s=30, zorder=3)
-    for name, xi, yi in zip(means.index, x, y):
-        ax.annotate(str(name), (xi, yi), textcoords="offset points", xytext=(4, 4),
-                    fontsize="small")
+    _place_labels(ax, [str(n) for n in means.index], x, y)
     ax.set_xlabel(f"{metric_x} (mean)")
     ax.set_ylabel(f"{metric_y} (mean)")
     ax.set_title(f"{metric_x} vs {metric_y}: Kendall's τ = {tau:.3f} ({len(x)} systems)")
