@@ -1,15 +1,19 @@
 """System scores from per-query values."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import polars as pl
 
+from .._typing import Frame, Result
 from ..core.frames import InputError, InputTypeError, is_pandas, normalise_by
 from ..core.names import GM_EPSILON, summary_of_label
 from ..core.registry import ParameterError
 
 
-def aggregate(values, by=None, undefined: str = "skip"):
+def aggregate(values: Frame, by: str | Sequence[str] | None = None,
+              undefined: str = "skip") -> Result:
     """System scores from per-query values returned by the accessor: the mean over queries.
 
     Parameters

@@ -22,9 +22,12 @@ systems); RBO uses one bincount/cumsum pass over the depths of all queries toget
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import polars as pl
 
+from .._typing import Frame, Result
 from ..core.frames import InputError, InputTypeError, is_pandas, resolve_run_columns, to_polars
 from ..core.registry import check_p
 
@@ -56,7 +59,7 @@ def _sign_matrix(x: np.ndarray) -> np.ndarray:
     return np.sign(x[:, None] - x[None, :]).astype(np.int8)
 
 
-def kendall_tau(a, b) -> float:
+def kendall_tau(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> float:
     """Kendall's τ-b between two score vectors (as :func:`scipy.stats.kendalltau`).
 
     τ-b = (concordant − discordant) / √((n₀ − n₁)(n₀ − n₂)) with n₀ = n(n−1)/2 and n₁, n₂
@@ -116,7 +119,8 @@ def _tau_ap(x: np.ndarray, y: np.ndarray, ties: str) -> float:
     return 2.0 * total / (n - 1) - 1.0
 
 
-def tau_ap(a, b, *, symmetric: bool = False, ties: str = "average") -> float:
+def tau_ap(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray, *,
+           symmetric: bool = False, ties: str = "average") -> float:
     """AP rank correlation τ_AP (Yilmaz, Aslam & Robertson, SIGIR 2008, eq. 2).
 
     τ_AP(a, b) = 2/(n−1) · Σ_{i=2..n} C(i)/(i−1) − 1, where i runs over the positions of
@@ -165,7 +169,7 @@ def _wide_means(frame):
     return pl.from_pandas(wide.reset_index()) if polars_in else wide
 
 
-def metric_agreement(system_means, *, ties: str = "average"):
+def metric_agreement(system_means: Frame, *, ties: str = "average") -> Result:
     """Kendall's τ-b and τ_AP between the system orderings of every ordered pair of metrics.
 
     ``system_means`` has one row per system and one column per metric (pandas: every
@@ -291,7 +295,7 @@ def _result(run, keys: pl.DataFrame, qname: str, values: dict):
         [pl.Series(k, v, dtype=pl.Float64).fill_nan(None) for k, v in values.items()])
 
 
-def rbo(run, other, p: float = 0.9, depth: int | None = None):
+def rbo(run: Frame, other: Frame, p: float = 0.9, depth: int | None = None) -> Result:
     """Rank-biased overlap per query (Webber, Moffat & Zobel, TOIS 2010).
 
     ``run`` and ``other`` are long frames (qid, docid, score[, rank]; pandas or Polars);
@@ -376,7 +380,7 @@ def rbo(run, other, p: float = 0.9, depth: int | None = None):
                                       "residual": residual})
 
 
-def overlap(run, other, k: int):
+def overlap(run: Frame, other: Frame, k: int) -> Result:
     """|top-k of run ∩ top-k of other| / k per query (the agreement A_k of RBO; a ranking
     shorter than k still divides by k). Ordering and output as :func:`rbo`; the column is
     ``overlap@k``.

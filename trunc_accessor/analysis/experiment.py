@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
+from .._typing import Frame, Metrics
 from ..core.frames import InputError
 from ..warn import DroppedQueriesWarning, warn
 from . import stats
@@ -88,7 +89,8 @@ SETTINGS = ("test", "correction", "alpha", "ci", "confidence", "tie_policy", "mi
 Polars and CSV, so that :func:`report` captions what was run)."""
 
 
-def experiment(runs, qrels, metrics, *, baseline=None, test: str = "t", correction: str = "holm",
+def experiment(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Metrics, *,
+               baseline: Any = None, test: str = "t", correction: str = "holm",
                alpha: float = 0.05, by: str = "system", per_query: bool = False,
                confidence: float = 0.95, ci: str = "t", n_resamples: int = 10_000,
                seed: int = 0, undefined: str = "skip", family: str = "metric",
@@ -326,8 +328,9 @@ def _n_text(table: pd.DataFrame) -> str:
     return "Means over the queries with a value (" + "; ".join(parts) + ")"
 
 
-def report(result, format: str = "markdown", *, decimals: int = 4, interval=False,
-           caption: str | None = None, baseline=None):
+def report(result: Frame, format: str = "markdown", *, decimals: int = 4,
+           interval: bool | str = False, caption: str | None = None,
+           baseline: Any = None) -> Any:
     """The table for the paper: systems × metrics, rounded means, the best per metric in
     bold, and significance marks: with a baseline † (significantly better) and ‡ (worse),
     the baseline's row labelled "(baseline)"; without one, ranx-style letters (each system

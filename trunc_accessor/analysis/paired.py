@@ -4,7 +4,7 @@ declared once (name, caption label, citation, how it computes): :data:`TESTS`,
 (randomisation, bootstrap) vectorised over every pair of systems sharing the same queries."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -61,7 +61,7 @@ CIS: dict[str, Interval] = {
 
 # ---------------------------------------------------------------------------- corrections
 
-def multipletests(pvalues, method: str = "holm"):
+def multipletests(pvalues: Sequence[float] | np.ndarray, method: str = "holm") -> np.ndarray:
     """Adjusted p-values, as ``statsmodels.stats.multitest.multipletests(p, method=...)[1]``.
 
     ``method``: "none", "bonferroni", "holm" (Holm 1979), "fdr_bh" (Benjamini & Hochberg 1995)

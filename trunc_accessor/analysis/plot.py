@@ -8,10 +8,13 @@ calls ``show()``.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import polars as pl
 
+from .._typing import Axes, Frame
 from ..core import engine
 from ..errors import InputError
 
@@ -31,8 +34,10 @@ def _pyplot():
     return plt
 
 
-def plot_crp(run, qrels, qids=None, *, depth=None, ties="average", by=None, relevance_level=1,
-             ncols=3, figsize=None):
+def plot_crp(run: Frame, qrels: Frame, qids: Sequence[Any] | None = None, *,
+             depth: int | None = None, ties: str = "average",
+             by: str | Sequence[str] | None = None, relevance_level: float = 1,
+             ncols: int = 3, figsize: tuple[float, float] | None = None) -> Any:
     """CRP curves, one panel per query, as the paper's Figure 2: the run's curve (one per
     system with ``by=``), the ideal run (CRP = 0), the full-scale run of the same length
     (dashed) and the recall base RB (vertical). Also the worst run (dotted), the lower bound
@@ -100,7 +105,8 @@ def _crp_panel(ax, panel: pl.DataFrame, by: list[str]) -> None:
     ax.legend(fontsize="small", loc="center left", bbox_to_anchor=(1.01, 0.5))
 
 
-def effort_gain(frame, gain="ap", effort="twist", *, hue=None, ax=None, annotate=True):
+def effort_gain(frame: Frame, gain: str = "ap", effort: str = "twist", *,
+                hue: str | None = None, ax: Axes = None, annotate: bool = True) -> Axes:
     """Effort/gain scatter plot (Ferro et al. Figures 7–10): Twist (effort; to the right,
     less effort) on x against a gain metric on y, one point per row of ``frame``: per query
     (``run.ir.evaluate(qrels, ["ap", "twist"], ...)``) or per system (its means,
@@ -229,7 +235,8 @@ def _new_axes(ax, figsize):
     return ax
 
 
-def topic_differences(per_query, system, baseline, metric, ax=None, by="system"):
+def topic_differences(per_query: Frame, system: Any, baseline: Any, metric: str,
+                      ax: Axes = None, by: str = "system") -> Axes:
     """Per-topic difference plot: for each query, ``metric`` of ``system`` minus that of
     ``baseline`` as one bar, the bars sorted from the largest gain to the largest loss and
     coloured by sign (green: better, grey: tie, red: worse), with a line at 0 and a title
@@ -277,7 +284,8 @@ def topic_differences(per_query, system, baseline, metric, ax=None, by="system")
     return ax
 
 
-def query_distributions(per_query, metric, kind="box", ax=None, by="system", *, systems=None):
+def query_distributions(per_query: Frame, metric: str, kind: str = "box", ax: Axes = None,
+                        by: str = "system", *, systems: Sequence[Any] | None = None) -> Axes:
     """The distribution of a metric's per-query values, one box (``kind="box"``: quartiles,
     whiskers at 1.5 IQR, outliers) or violin (``kind="violin"``) per system, the system's
     mean marked with a white diamond. ``per_query``: pandas or Polars per-query values with
@@ -343,8 +351,10 @@ def _line_style(i: int) -> dict:
             "linestyle": _DASHES[(i // len(_MARKERS) + i) % len(_DASHES)], "alpha": 0.9}
 
 
-def precision_recall(runs, qrels, systems=None, levels=11, ties="trec_eval", ax=None,
-                     by="system", **evaluate_kw):
+def precision_recall(runs: Frame, qrels: Frame, systems: Sequence[Any] | None = None,
+                     levels: int | Sequence[float] = 11, ties: str = "trec_eval",
+                     ax: Axes = None,
+                     by: str = "system", **evaluate_kw: Any) -> Axes:
     """Interpolated precision–recall curves (the TREC 11-point curves of trec_eval's
     ``iprec_at_recall``; Manning et al., IR book §8.4): for each system the mean over queries
     of the interpolated precision at recall 0, 0.1, …, 1, one line per system.
@@ -357,14 +367,15 @@ def precision_recall(runs, qrels, systems=None, levels=11, ties="trec_eval", ax=
     Returns the Axes.
     """
     label = "precision_recall"
-    if np.ndim(levels) == 0:
-        levels = np.linspace(0.0, 1.0, int(levels))
-    levels = [float(r) for r in levels]
-    if not levels or any(not 0.0 <= r <= 1.0 for r in levels):
-        raise InputError(f"{label}: recall levels must lie in [0, 1], got {levels}")
-    labels = [f"iprec_at_recall(recall={r:g})" for r in levels]
+    given: Any = levels
+    if np.ndim(given) == 0:
+        given = np.linspace(0.0, 1.0, int(given))
+    points = [float(r) for r in given]
+    if not points or any(not 0.0 <= r <= 1.0 for r in points):
+        raise InputError(f"{label}: recall levels must lie in [0, 1], got {points}")
+    labels = [f"iprec_at_recall(recall={r:g})" for r in points]
     means = _system_means(runs, qrels, labels, by, systems, ties, label, **evaluate_kw)
-    ax = _lines(_new_axes(ax, (6.4, 4.6)), levels, means)
+    ax = _lines(_new_axes(ax, (6.4, 4.6)), points, means)
     ax.set_xlim(0.0, 1.0)
     ax.set_ylim(bottom=0.0)
     ax.set_xlabel("recall")
@@ -382,8 +393,10 @@ def _lines(ax, xs, means):
     return ax
 
 
-def cutoff_curves(runs, qrels, metric="precision", cutoffs=(1, 2, 3, 5, 10, 20, 50, 100),
-                  ax=None, by="system", ties="average", *, systems=None, **evaluate_kw):
+def cutoff_curves(runs: Frame, qrels: Frame, metric: str = "precision",
+                  cutoffs: Sequence[int] = (1, 2, 3, 5, 10, 20, 50, 100), ax: Axes = None,
+                  by: str = "system", ties: str = "average", *,
+                  systems: Sequence[Any] | None = None, **evaluate_kw: Any) -> Axes:
     """A cut-off metric against its cut-off: for each system the mean over queries of
     ``metric@k`` (``"precision"``, ``"ndcg"``, ``"recall"``… any name taking ``@k``) at each
     k of ``cutoffs``, one line per system, k on a log scale. ``ties``: as ``evaluate``
@@ -435,7 +448,8 @@ def _place_labels(ax, names, x, y) -> None:
             text.remove()
 
 
-def interval_plot(table, metric, ax=None, *, kind="mean", by=None):
+def interval_plot(table: Frame, metric: str, ax: Axes = None, *, kind: str = "mean",
+                  by: str | None = None) -> Axes:
     """Forest plot of an experiment: one row per system with its mean (``kind="mean"``) or
     its difference to the baseline (``kind="delta"``) and the interval the table holds
     (``ci_low``/``ci_high`` or ``delta_ci_low``/``delta_ci_high``), the baseline marked (its
@@ -505,7 +519,8 @@ def interval_plot(table, metric, ax=None, *, kind="mean", by=None):
     return ax
 
 
-def metric_scatter(table_or_per_query, metric_x, metric_y, ax=None, by="system"):
+def metric_scatter(table_or_per_query: Frame, metric_x: str, metric_y: str, ax: Axes = None,
+                   by: str = "system") -> Axes:
     """Do two metrics rank the systems alike? One point per system at its means under
     ``metric_x`` and ``metric_y``, labelled with its name, and Kendall's τ between the two
     orderings of the system means in the title (``scipy.stats.kendalltau``, τ-b; Voorhees

@@ -79,7 +79,8 @@ import itertools
 import math
 import warnings
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -408,8 +409,9 @@ def _keys(properties) -> list[str]:
     return out
 
 
-def check(metric, max_length: int = 6, max_collection: int = 2, *, top_grade: int = 2,
-          threshold_n: int = 200, tol: float = 1e-12, properties=None, **params) -> pd.DataFrame:
+def check(metric: Any, max_length: int = 6, max_collection: int = 2, *, top_grade: int = 2,
+          threshold_n: int = 200, tol: float = 1e-12, properties: Sequence[str] | None = None,
+          **params: Any) -> pd.DataFrame:
     """Check the seven properties of Amigó, Mizzaro & Spina (SIGIR 2022) for one metric.
 
     Parameters
@@ -545,7 +547,7 @@ def _register_all(keys, binary, graded, L, C, N):
                     binary.add_in(z + tail, coll)
 
 
-def table(metrics, **kw) -> pd.DataFrame:
+def table(metrics: Sequence[Any], **kw: Any) -> pd.DataFrame:
     """Metrics × properties frame of ``holds`` (like the paper's Table 1): one
     :func:`check` per metric with the same keyword arguments; rows are named by the
     metric's canonical label (``"rbp(p=0.9)"``)."""

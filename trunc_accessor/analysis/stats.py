@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import itertools
 import warnings
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
+from .._typing import Frame
 from ..core.frames import InputError
 from ._common import (
     _BATCH_ELEMENTS,
@@ -46,7 +49,8 @@ __all__ = ["CIS", "CORRECTIONS", "TESTS", "Correction", "Interval", "PairedTest"
 
 # ---------------------------------------------------------------------------- compare
 
-def compare(per_query, baseline=None, test: str = "t", correction: str = "holm",
+def compare(per_query: Frame | Mapping[Any, Frame], baseline: Any = None, test: str = "t",
+            correction: str = "holm",
             alpha: float = 0.05, n_resamples: int = 10000, seed: int | None = 0,
             undefined: str = "skip", confidence: float = 0.95, ci: str = "t", by=None,
             family: str = "metric"):

@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 
+from .._typing import Frame
 from ..core.frames import InputError
 from ._common import (
     _BATCH_ELEMENTS,
@@ -49,7 +50,7 @@ def _check_common(undefined, alpha):
     _check_prob("alpha", alpha)
 
 
-def tukey_hsd(per_query, undefined: str = "skip", alpha: float = 0.05,
+def tukey_hsd(per_query: Frame, undefined: str = "skip", alpha: float = 0.05,
               confidence: float = 0.95, by=None):
     """Tukey's honestly significant difference test over all pairs of systems, one-way (queries
     not treated as blocks), as ``scipy.stats.tukey_hsd(*values_per_system)`` computes it — what
@@ -80,7 +81,7 @@ def tukey_hsd(per_query, undefined: str = "skip", alpha: float = 0.05,
     return _output(cols, data.polars)
 
 
-def randomized_tukey_hsd(per_query, n_resamples: int = 10000, seed: int | None = 0,
+def randomized_tukey_hsd(per_query: Frame, n_resamples: int = 10000, seed: int | None = 0,
                          undefined: str = "skip", alpha: float = 0.05, by=None):
     """Randomised Tukey HSD test (Carterette, *Multiple testing in statistical analysis of
     systems-based information retrieval experiments*, TOIS 2012): queries are blocks; each

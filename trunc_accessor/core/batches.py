@@ -21,11 +21,13 @@ held in memory (they are small next to a run).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
 
+from .._typing import Frame, Metrics, Result, Source
 from . import engine, frames
 from .frames import InputError
 from .prepare import Notes, largest_grade
@@ -161,9 +163,12 @@ def _queries_between(queries: pl.Series | None, kt, lo, hi):
     return queries.filter(q.is_between(pl.lit(lo, kt.qid), pl.lit(hi, kt.qid), closed="both"))
 
 
-def evaluate_parquet(source, qrels, metrics, *, ties="average", by=None, queries=None,
-                     relevance_level=1, judged_only=False, undefined="zero", names="as_written",
-                     batch_rows: int | None = None, output: str = "pandas"):
+def evaluate_parquet(source: Source | Sequence[Source], qrels: Frame, metrics: Metrics, *,
+                     ties: str = "average", by: str | Sequence[str] | None = None,
+                     queries: Sequence[Any] | None = None,
+                     relevance_level: float = 1, judged_only: bool = False,
+                     undefined: str = "zero", names: str = "as_written",
+                     batch_rows: int | None = None, output: str = "pandas") -> Result:
     """``run.ir.evaluate`` for a run stored as Parquet, read one batch of whole queries at a
     time, so that memory is bounded by the batch (``batch_rows`` run rows, default
     4,000,000), not by the run.
@@ -190,7 +195,7 @@ def evaluate_parquet(source, qrels, metrics, *, ties="average", by=None, queries
         raise InputError(f"output= must be 'pandas' or 'polars', not {output!r}")
     if batch_rows is not None:
         batch_rows = check_batch_rows(batch_rows)
-    lazy = LazyPolarsIR(pl.scan_parquet(source), batch_rows=batch_rows)
+    lazy = LazyPolarsIR(pl.scan_parquet(cast(Any, source)), batch_rows=batch_rows)
     try:
         result = lazy.evaluate(  # type: ignore[attr-defined]  # installed from the registry
             qrels, metrics, ties=ties, by=by, queries=queries,

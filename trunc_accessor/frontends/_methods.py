@@ -17,15 +17,31 @@ from ..core.registry import REGISTRY, Metric, method_doc, parse
 
 _COMMON = (("ties", "average"), ("by", None), ("queries", None), ("relevance_level", 1),
            ("judged_only", False), ("undefined", "zero"))
+# what the generated signatures say each argument is (help(), IDEs, the docs)
+_COMMON_TYPES = {"ties": "str", "by": "str | list[str] | None", "queries": "list | None",
+                 "relevance_level": "float", "judged_only": "bool", "undefined": "str"}
+
+
+def annotation(p) -> str:
+    """The annotation of a metric parameter, from its default (None: a number or None)."""
+    if p.default is None:
+        return "int | None" if p.name in ("k", "depth") else "float | None"
+    if isinstance(p.default, bool):
+        return "bool"
+    return {int: "int", float: "float", str: "str", tuple: "tuple"}.get(type(p.default), "Any")
 
 
 def _metric_method(metric: Metric):
-    params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
-              inspect.Parameter("qrels", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    params += [inspect.Parameter(p.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=p.default)
-               for p in metric.params]
-    params += [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=d) for n, d in _COMMON]
-    signature = inspect.Signature(params)
+    kind = inspect.Parameter
+    params = [kind("self", kind.POSITIONAL_OR_KEYWORD),
+              kind("qrels", kind.POSITIONAL_OR_KEYWORD,
+                   annotation="pandas or Polars DataFrame (qid, docid, rel)")]
+    params += [kind(p.name, kind.POSITIONAL_OR_KEYWORD, default=p.default,
+                    annotation=annotation(p)) for p in metric.params]
+    params += [kind(n, kind.KEYWORD_ONLY, default=d, annotation=_COMMON_TYPES[n])
+               for n, d in _COMMON]
+    signature = inspect.Signature(params, return_annotation="per-query values in the run's "
+                                  "library (pandas Series, Polars DataFrame or LazyFrame)")
 
     def method(self, *args, **kwargs):
         bound = signature.bind(self, *args, **kwargs)

@@ -27,6 +27,7 @@ import inspect
 from .. import metrics as _metrics  # noqa: F401  (registers the metrics)
 from ..core.prepare import prepare_single
 from ..core.registry import REGISTRY, Metric, apply_undefined, check_level, check_undefined
+from ._methods import annotation
 
 
 def _make(metric: Metric):
@@ -39,13 +40,18 @@ def _make(metric: Metric):
                               relevance_level=level, ties=ties)
         return float(apply_undefined(measure.compute(prep, level), undefined)[0])
 
-    sig = [inspect.Parameter("grades", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    for name, default in (("scores", None), ("qrels_grades", None), ("R", None),
-                          ("ties", "average"), ("relevance_level", 1), ("undefined", "zero")):
-        sig.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default))
+    kind = inspect.Parameter
+    sig = [kind("grades", kind.POSITIONAL_OR_KEYWORD,
+                annotation="list of grades in ranking order (None: unjudged)")]
+    for name, default, note in (("scores", None, "list of floats | None"),
+                                ("qrels_grades", None, "list of grades | None"),
+                                ("R", None, "int | None"), ("ties", "average", "str"),
+                                ("relevance_level", 1, "float"), ("undefined", "zero", "str")):
+        sig.append(kind(name, kind.KEYWORD_ONLY, default=default, annotation=note))
     for p in metric.params:
-        sig.append(inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=p.default))
-    fn.__signature__ = inspect.Signature(sig)  # type: ignore[attr-defined]
+        sig.append(kind(p.name, kind.KEYWORD_ONLY, default=p.default, annotation=annotation(p)))
+    fn.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        sig, return_annotation="float")
     fn.__name__ = fn.__qualname__ = metric.name
     fn.__doc__ = metric.doc
     return fn

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from importlib import resources
 
+from .._typing import Result
 from ..core.frames import InputError
 from .read import _check_library, read_qrels, read_run
 
@@ -16,7 +17,7 @@ def example_path(name: str) -> str:
 EXAMPLES = ("trec_eval", "cranfield", "robust03")
 
 
-def load_example(name: str = "trec_eval", library: str | None = None):
+def load_example(name: str = "trec_eval", library: str | None = None) -> tuple[Result, Result]:
     """(run, qrels) of a test collection shipped with the package (offline).
 
     ``name``:

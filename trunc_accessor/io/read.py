@@ -3,11 +3,13 @@ file or several, told apart by their run tags) and :func:`read_qrels`; the parsi
 :mod:`.parse`'s."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import cast
 
 import polars as pl
 import pyarrow as pa
 
+from .._typing import Result, Source
 from ..core.frames import InputError
 from .parse import _QRELS3, _QRELS4, _RUN, _parse, _whole_or_float
 
@@ -24,7 +26,8 @@ def _as(library: str, table: pa.Table):
     return pl.from_arrow(table)
 
 
-def read_run(path, library: str = "pandas", keep_rank: bool = False):
+def read_run(path: Source | Sequence[Source], library: str = "pandas",
+             keep_rank: bool = False) -> Result:
     """A TREC run file as a frame with columns qid, docid, score, system (the runid field;
     missing if a line has none), in file order.
 
@@ -91,7 +94,7 @@ def _read_runs(paths) -> pa.Table:
     return pa.concat_tables(out)
 
 
-def read_qrels(path, library: str = "pandas"):
+def read_qrels(path: Source, library: str = "pandas") -> Result:
     """A TREC qrels file as a frame with columns qid, docid, rel (int64 when every grade is
     a whole number, else float64). Four fields per line (``qid iter docid rel``) or, when
     the first data line has three, ``qid docid rel``; ``path`` as for :func:`read_run`.

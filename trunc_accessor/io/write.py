@@ -8,10 +8,12 @@ import lzma
 import os
 import re
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
 
+from .._typing import Frame, Source
 from ..core.frames import (
     DOCID_NAMES,
     QID_NAMES,
@@ -99,7 +101,8 @@ def _id_text(frame: pl.DataFrame, column: str, what: str) -> pl.Expr:
     return pl.col(column).cast(pl.String)
 
 
-def write_run(frame, path, tag: str | None = None, by=None, ties: str = "trec_eval"):
+def write_run(frame: Frame, path: Source, tag: str | None = None,
+              by: str | Sequence[str] | None = None, ties: str = "trec_eval") -> Source:
     """Write a run as a TREC file (``qid Q0 docid rank score tag``) and return ``path``.
 
     ``frame``: pandas or Polars, with qid, docid (aliases as elsewhere: query_id/topic,
