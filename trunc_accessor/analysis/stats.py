@@ -83,7 +83,8 @@ def compare(per_query: Frame | Mapping[Any, Frame], baseline: Any = None, test: 
     n_resamples, seed : for the resampling tests and bootstrap intervals; each metric (and
         each set of paired queries) restarts ``numpy.random.default_rng(seed)``. Memory is
         bounded whatever ``n_resamples`` (resamples are drawn in chunks); time grows
-        linearly with it, about 1–2 s per million resamples of 50 queries for one pair.
+        linearly with it (a hand timing here: 1–2 s per million resamples of 50 queries for
+        one pair).
         The bootstrap test needs at least 4 queries (NaN below).
     undefined : "skip" (default): a query whose value is NaN (undefined) in either system is
         left out of that pair. "zero": an undefined value counts as 0 (trec_eval's

@@ -39,7 +39,8 @@ def read_run(path: Source | Sequence[Source], library: str = "pandas",
 
     The rank field is dropped unless ``keep_rank=True``: trec_eval ignores it and orders by
     score, and runs in the wild often carry rank fields that disagree with their scores. With
-    ``keep_rank=True`` it becomes the ``rank`` column, which then defines the order (SPEC §2).
+    ``keep_rank=True`` it becomes the ``rank`` column, which then defines the order (ascending
+    rank; the README's Frames section, "Order").
 
     >>> import trunc_accessor
     >>> run = trunc_accessor.read_run(trunc_accessor.example_path("results.test"))
