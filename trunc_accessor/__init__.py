@@ -26,7 +26,13 @@ from .errors import InputError, InputTypeError, ParameterError
 from .frontends import polars as _polars_accessor  # noqa: F401  (registers pl.DataFrame.ir)
 from .io import example_path, load_example, read_qrels, read_run, write_run
 from .metrics.user import define, metric
-from .warn import DroppedQueriesWarning, EmptyResultWarning, IdentifierWarning, TruncAccessorWarning
+from .warn import (
+    DroppedQueriesWarning,
+    EmptyResultWarning,
+    IdentifierWarning,
+    SubtopicWarning,
+    TruncAccessorWarning,
+)
 
 __version__ = "0.1.0"
 
@@ -52,6 +58,7 @@ __all__ = [
     "InputTypeError",
     "Measure",
     "ParameterError",
+    "SubtopicWarning",
     "TruncAccessorWarning",
     "aggregate",
     "agreement",

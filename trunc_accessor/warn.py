@@ -30,6 +30,11 @@ class IdentifierWarning(TruncAccessorWarning):
     types, or a system none of whose retrieved documents is judged)."""
 
 
+class SubtopicWarning(TruncAccessorWarning):
+    """Ad hoc measures evaluated on diversity qrels (several subtopics a query): they read a
+    document as relevant when it is relevant to any subtopic (its largest grade)."""
+
+
 class EmptyResultWarning(TruncAccessorWarning):
     """Nothing to score (empty qrels and no ``queries=``, or an empty run with ``by=``): the
     result is empty."""

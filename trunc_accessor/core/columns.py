@@ -15,6 +15,9 @@ QID_NAMES = ("qid", "query_id", "topic")
 # `docno`, and its qrels only `docno`; where both frames share a name, that one wins.
 DOCID_NAMES = ("docno", "docid", "doc_id")
 REL_NAMES = ("rel", "relevance", "label", "judgment")
+# a diversity qrels' subtopic (intent, aspect) column: TREC's diversity files put it in the
+# second field, which ir_measures and ir_datasets call ``iteration``
+SUBTOPIC_NAMES = ("subtopic", "iteration", "intent", "aspect")
 SYS = "_sys"  # the engine's system code column (never a user's name: see module doc)
 
 
@@ -47,6 +50,7 @@ class Columns:
     rel: str
     by: tuple[str, ...]
     has_rank: bool
+    subtopic: str | None = None  # the qrels' subtopic column, if it has one
 
 
 # --------------------------------------------------------------------------- frames and names
@@ -149,6 +153,7 @@ def resolve_columns(run, qrels, by: Sequence[str] = ()) -> Columns:
         rel=_pick("relevance", qn, None, REL_NAMES, "qrels", qrels),
         by=normalise_by(by),
         has_rank="rank" in rn,
+        subtopic=next((a for a in SUBTOPIC_NAMES if a in qn), None),
     )
     if "score" not in rn:
         raise InputError(f"run has no 'score' column; found {rn}")

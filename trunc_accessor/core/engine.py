@@ -37,7 +37,7 @@ def run_columns(cols: frames.Columns) -> list[str]:
 
 
 def qrels_columns(cols: frames.Columns) -> list[str]:
-    return [cols.qrels_qid, cols.qrels_docid, cols.rel]
+    return [cols.qrels_qid, cols.qrels_docid, cols.rel] + ([cols.subtopic] if cols.subtopic else [])
 
 
 def _eager(frame):
@@ -73,13 +73,13 @@ def prepare_call(run, qrels, *, by=None, queries=None, ties="average", labels=()
                          systems=batch.systems if batch is not None else None)
     if batch is not None:
         batch.notes.id_note = c.id_note
-    systems, queries_, id_note = c.systems, c.queries, c.id_note
+    systems, queries_, id_note, subtopics = c.systems, c.queries, c.id_note, c.subtopics
     handover, q = [c.run], c.qrels  # prepare frees our copy of the run once it is done with it
     del r, c
     try:
         prep = prepare(handover, q, systems=systems, queries=queries_, id_note=id_note,
                        ties=ties, qid_name=cols.run_qid,
-                       judged_only=judged_only,
+                       judged_only=judged_only, subtopics=subtopics,
                        max_grade=batch.max_grade if batch is not None else None,
                        notes=batch.notes if batch is not None else None)
     except frames.DuplicateDocumentError as error:

@@ -172,26 +172,32 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
         pl.col(cols.qrels_qid).cast(kt.qid).alias("qid"),
         pl.col(cols.qrels_docid).cast(kt.docid).alias("docid"),
         pl.col(cols.rel).cast(pl.Float64).alias("rel"),
+        *([subtopic_column(qrels[cols.subtopic])] if cols.subtopic else []),
     )
-    for col in ("qid", "docid"):
+    for col in ("qid", "docid") + (("subtopic",) if cols.subtopic else ()):
         bad = q[col].is_null()
         if bad.any():
-            raise InputError(f"qrels column {col!r} has a missing value "
+            name = cols.subtopic if col == "subtopic" else col
+            raise InputError(f"qrels column {name!r} has a missing value "
                              f"(row {_where(q.filter(bad).row(0, named=True), ['qid', 'docid'])})")
     bad = q["rel"].is_null() | q["rel"].is_nan() | q["rel"].is_infinite()
     if bad.any():
         raise InputError(f"qrels grade is missing, NaN or infinite for "
                          f"{_where(q.filter(bad).row(0, named=True), ['qid', 'docid'])}")
-    if may_repeat(q, ["qid", "docid"]):
+    judgment = ["qid", "docid"] + (["subtopic"] if cols.subtopic else [])
+    if may_repeat(q, judgment):
         q = q.unique(maintain_order=True)  # the same judgment twice is harmless
-        conflict = q.select(pl.struct("qid", "docid").is_duplicated()).to_series()
+        conflict = q.select(pl.struct(judgment).is_duplicated()).to_series()
         if conflict.any():
             row = q.filter(conflict).row(0, named=True)
-            grades = q.filter((pl.col("qid") == row["qid"])
-                              & (pl.col("docid") == row["docid"]))["rel"]
+            grades = q.filter(pl.all_horizontal(pl.col(c) == row[c] for c in judgment))["rel"]
+            of = f" for subtopic {row['subtopic']!r}" if cols.subtopic else ""
             raise InputError(
                 f"qrels give document {row['docid']!r} of qid {row['qid']!r} conflicting "
-                f"grades {sorted(set(grades.to_list()))}")
+                f"grades {sorted(set(grades.to_list()))}{of}")
+    subtopics = None
+    if cols.subtopic:
+        q, subtopics = adhoc_qrels(q), q
 
     qs = None
     if queries is not None:
@@ -202,7 +208,28 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
         if qs.is_null().any():
             raise InputError("queries= holds a missing qid")
     return Canonical(run=r, qrels=q, queries=qs, systems=systems, key_types=kt, cols=cols,
-                     id_note=id_note)
+                     id_note=id_note, subtopics=subtopics)
+
+
+def subtopic_column(values: pl.Series) -> pl.Series:
+    """A diversity qrels' subtopic column as ``subtopic``: Int64 when it holds whole numbers
+    (subtopics then sort as numbers, as ndeval numbers them), else String; NaN is missing."""
+    if values.dtype.is_float():
+        values = values.fill_nan(None)
+        whole = values.drop_nulls()
+        if (whole == whole.round()).all():
+            return values.cast(pl.Int64).alias("subtopic")
+    kind = pl.Int64 if values.dtype.is_integer() else pl.String
+    return values.cast(kind).alias("subtopic")
+
+
+def adhoc_qrels(subtopic_qrels: pl.DataFrame) -> pl.DataFrame:
+    """The ad hoc judgments of diversity qrels (qid, subtopic, docid, rel): one row per
+    (qid, docid) with its largest grade over the subtopics, i.e. a document is relevant when
+    it is relevant to any subtopic (as ndeval and ir_measures read such qrels for ad hoc
+    measures); a spam grade (-2 for every subtopic) stays -2."""
+    return (subtopic_qrels.group_by("qid", "docid", maintain_order=True)
+            .agg(pl.col("rel").max()))
 
 
 def _mismatch_message(run_schema, qrels_schema, cols: Columns, kt: KeyTypes) -> str:

@@ -135,6 +135,7 @@ class Canonical:
     key_types: KeyTypes
     cols: Columns
     id_note: str = ""  # the id-type mismatch, for prepare's one IdentifierWarning
+    subtopics: pl.DataFrame | None = None  # qid, subtopic, docid, rel of diversity qrels
 
 
 def system_codes(run: pl.DataFrame, by: Sequence[str]) -> tuple[pl.DataFrame, pl.DataFrame]:

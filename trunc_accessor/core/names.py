@@ -55,12 +55,19 @@ IR_MEASURES = {
     "Success": ("success", {}, "k", "mean"), "infAP": ("infap", {}, None, "mean"),
     "Compat": ("compat", {}, None, "mean"),
     "SetRelP": ("set_relative_precision", {}, None, "mean"),
+    # diversity (ir_measures' pyndeval provider); judged_only=True is not offered
+    "alpha_nDCG": ("alpha_ndcg", {}, "k", "mean"), "alpha_DCG": ("alpha_dcg", {}, "k", "mean"),
+    "ERR_IA": ("err_ia", {}, "k", "mean"), "nERR_IA": ("nerr_ia", {}, "k", "mean"),
+    "NRBP": ("nrbp", {}, None, "mean"), "nNRBP": ("nnrbp", {}, None, "mean"),
+    "AP_IA": ("map_ia", {}, None, "mean"), "P_IA": ("p_ia", {}, "k", "mean"),
+    "StRecall": ("s_recall", {}, "k", "mean"),
 }
+_DIVERSITY = ("alpha_ndcg", "alpha_dcg", "err_ia", "nerr_ia", "map_ia", "p_ia")
 # ir_measures' own aliases of the names above
 for _alias, _name in (("BPref", "Bpref"), ("MAP", "AP"), ("MRR", "RR"), ("NDCG", "nDCG"),
                       ("Precision", "P"), ("Recall", "R"), ("RPrec", "Rprec")):
     IR_MEASURES[_alias] = IR_MEASURES[_name]
-_IRM_FORM = re.compile(r"^([A-Za-z]+)(?:\((.*)\))?(?:@([^@()]+))?$")
+_IRM_FORM = re.compile(r"^([A-Za-z_]+)(?:\((.*)\))?(?:@([^@()]+))?$")
 
 
 def _ir_measures(spec: str) -> list[Named] | None:
@@ -80,6 +87,10 @@ def _ir_measures(spec: str) -> list[Named] | None:
         name = "set_relative_precision"  # ir_measures' SetRelP is SetP(relative=True)
     if name == "rbp" and "rel" not in given:
         given["graded"] = True  # ir_measures' RBP without rel= uses graded gains
+    if IR_MEASURES[m.group(1)][0] in _DIVERSITY and given.pop("judged_only", False) is not False:
+        raise ParameterError(f"in {spec!r}: judged_only=True is not offered per measure; "
+                             "evaluate(..., judged_only=True) leaves out unjudged documents "
+                             "for every measure of a call")
     if name == "ndcg" and given.pop("dcg", "log2") == "exp-log2":
         given["gains"] = "exponential"
     return [Named(spec, _m(name, **{**params, **given}), summary)]

@@ -20,6 +20,7 @@ import numpy as np
 import polars as pl
 
 from ..warn import EmptyResultWarning, warn
+from .aspects import build_aspects, judged_pairs
 from .frames import (
     SYS,
     InputError,
@@ -42,7 +43,8 @@ from .prepared import (  # noqa: F401  (re-exported: kernels import them from he
 def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFrame | None = None,
             queries: pl.Series | None = None, ties: str = "average",
             qid_name: str = "qid", id_note: str = "", judged_only: bool = False,
-            max_grade: float | None = None, notes: Notes | None = None) -> Prepared:
+            max_grade: float | None = None, notes: Notes | None = None,
+            subtopics: pl.DataFrame | None = None) -> Prepared:
     """Prepare canonical frames (``[_sys,] qid, docid, score[, rank]`` and ``qid, docid,
     rel``; see :mod:`trunc_accessor.frames`); the run may be handed over in a one-item
     list, which prepare empties, so the frame is freed as soon as it is not needed.
@@ -53,6 +55,10 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
     ``judged_only``: documents without a judgment of grade ≥ 0 are removed before positions
     and ties are found (trec_eval -J, which keeps only documents judged with a grade ≥ 0: a
     negative grade is "in the pool, not judged"; the condensed lists of Sakai 2007).
+
+    ``subtopics``: diversity qrels (qid, subtopic, docid, rel; ``qrels`` then holds each
+    document's largest grade): the preparation's ``aspects`` (:mod:`.aspects`) pair its rows
+    with the subtopics they are relevant to.
 
     For one batch of a call evaluated in query batches: ``systems`` are those of the whole
     call, ``max_grade`` the largest grade of its whole qrels, and ``notes`` gathers what is
@@ -121,6 +127,13 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
     doc_hash = _hash(run["docid"])
     _check_duplicates(run, sys_code, q_row, doc_hash, systems)
     grade = _grades(run, qrels, q_row, doc_hash, q_index)
+    aspect_hits = None
+    if subtopics is not None:
+        pairs, code_q, several = judged_pairs(subtopics, scored)
+        hit_rows, hit_pairs = _hits(run, pairs, q_row, doc_hash,
+                                    pairs["_q"].to_numpy().astype(np.int64, copy=False),
+                                    unique=False)
+        aspect_hits = pairs, code_q, several, hit_rows, hit_pairs
     del doc_hash
     seg = sys_code * n_q + q_row  # segment = sys·Q + q, system-major
     del sys_code, q_row
@@ -158,10 +171,16 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
     qids = scored["qid"].gather(pl.Series(seg_q)).rename(qid_name)
     keys = (systems[seg_sys].with_columns(qids) if systems is not None else qids.to_frame())
     _note_ids(notes, seg, grade, q_counts, n_q, n_sys, run, source)
+    prepared_row = None
+    if aspect_hits is not None and source is not None:
+        prepared_row = np.full(run.height, -1, dtype=np.int64)
+        prepared_row[source] = np.arange(len(source))
     del run, source  # the run's own columns are no longer needed (freed if not the user's)
     prep = build(keys, seg_q, seg, grade, None, q_offsets, q_grades, max_grade, ties,
                  boundary=boundary)
     del seg, grade, boundary
+    if aspect_hits is not None:
+        prep.aspects = build_aspects(*aspect_hits, prepared_row)
     if say_now:
         notes.finish(systems)
     return prep
@@ -230,12 +249,25 @@ def _grades(run: pl.DataFrame, qrels: pl.DataFrame, q_row: np.ndarray, doc_hash:
     grade = np.full(run.height, np.nan)
     if not run.height or not qrels.height:
         return grade
+    rows, qrows = _hits(run, qrels, q_row, doc_hash, q_index)
+    grade[rows] = qrels["rel"].to_numpy()[qrows]
+    return grade
+
+
+def _hits(run: pl.DataFrame, qrels: pl.DataFrame, q_row: np.ndarray, doc_hash: np.ndarray,
+          q_index: np.ndarray, unique: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """The (run row, qrels row) pairs of equal (scored qid, docid): a join on one 64-bit key
+    whose hits are then compared as values (any false hit, or with ``unique`` a repeated
+    key, sends the exact join on the values). ``unique=False``: a qrels (qid, docid) may
+    have several rows (one per subtopic)."""
+    if not run.height or not qrels.height:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     qrels_key = pl.Series("k", _key(_hash(qrels["docid"]), q_index))
     hits = (pl.DataFrame({"k": _key(doc_hash, q_row)}).with_row_index("_row")
             .join(qrels_key.to_frame().with_row_index("_qrow"), on="k", how="inner"))
     rows, qrows = hits["_row"].to_numpy(), hits["_qrow"].to_numpy()
     # distinct qrels keys: no run row has two hits; equal values: no false hit
-    exact = (qrels_key.n_unique() == len(qrels_key)
+    exact = ((not unique or qrels_key.n_unique() == len(qrels_key))
              and (q_row[rows] == q_index[qrows]).all()
              and (run["docid"].gather(pl.Series(rows)) == qrels["docid"].gather(pl.Series(qrows))).all())
     if not exact:  # a collision of 64-bit keys: the exact join on the values
@@ -243,8 +275,7 @@ def _grades(run: pl.DataFrame, qrels: pl.DataFrame, q_row: np.ndarray, doc_hash:
                 .join(qrels.select("qid", "docid").with_row_index("_qrow"), on=["qid", "docid"],
                       how="inner"))
         rows, qrows = hits["_row"].to_numpy(), hits["_qrow"].to_numpy()
-    grade[rows] = qrels["rel"].to_numpy()[qrows]
-    return grade
+    return rows.astype(np.int64, copy=False), qrows.astype(np.int64, copy=False)
 
 
 def _ranking_order(run: pl.DataFrame, keep, seg, score, rank, ties: str):

@@ -50,6 +50,7 @@ class Prepared:
     max_grade: float
     ties: str
     _cache: dict = field(default_factory=dict, repr=False)
+    aspects: object = None  # the subtopic pairs of diversity qrels (core.aspects.Aspects)
 
     # ------------------------------------------------------------------ sizes
     @property

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ParameterError
+from ..warn import SubtopicWarning, warn
 from .prepare import Prepared
 
 # --------------------------------------------------------------------------- parameters
@@ -182,6 +183,7 @@ class Metric:
     undefined: str = ""
     user: bool = False  # declared by a user (trunc_accessor.user_metrics), not the library
     ties: str = ""  # what ties="average" computes: the closed form, or why it is refused
+    subtopics: bool = False  # a diversity measure: reads the qrels' subtopics
 
     def measure(self, **params) -> Measure:
         known = {p.name: p for p in self.params}
@@ -276,17 +278,20 @@ _ALIASES: dict[str, str] = {}
 
 
 def register(name: str, *, params: tuple[Param, ...] = (), aliases: tuple[str, ...] = (),
-             citation: str = "", undefined: str = "", user: bool = False, ties: str = ""):
+             citation: str = "", undefined: str = "", user: bool = False, ties: str = "",
+             subtopics: bool = False):
     """Declare a metric; the decorated function is its kernel and its docstring the doc
     (``user``: declared through :func:`trunc_accessor.user_metrics.define`; ``ties``: what
-    the default ``ties="average"`` computes)."""
+    the default ``ties="average"`` computes; ``subtopics``: a diversity measure, which reads
+    the subtopics of diversity qrels)."""
 
     def deco(kernel):
         doc = (kernel.__doc__ or "").strip()
         metric = Metric(name=name, kernel=kernel, params=params, aliases=aliases,
                         summary=" ".join(doc.split("\n\n")[0].split()) if doc else name,
                         citation=citation,
-                        doc=doc, undefined=undefined, user=user, ties=ties)
+                        doc=doc, undefined=undefined, user=user, ties=ties,
+                        subtopics=subtopics)
         if name in REGISTRY:
             raise RuntimeError(f"metric {name!r} registered twice")
         REGISTRY[name] = metric
@@ -391,6 +396,12 @@ def evaluate_prepared(prep: Prepared, measures, relevance_level: float = 1) -> d
     """Every measure on one preparation: {label: per-segment values}."""
     level = check_level(relevance_level)
     out: dict[str, np.ndarray] = {}
+    aspects = getattr(prep, "aspects", None)
+    if aspects is not None and aspects.several and any(not m.metric.subtopics for m in measures):
+        adhoc = sorted({m.metric.name for m in measures if not m.metric.subtopics})
+        warn(f"the qrels judge several subtopics a query: {', '.join(adhoc)} read a document "
+             "as relevant to the query when it is relevant to any subtopic (its largest grade "
+             "over the subtopics), as ndeval and ir_measures do", SubtopicWarning)
     for m in measures:
         if m.label in out:
             continue

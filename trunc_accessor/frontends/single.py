@@ -19,18 +19,100 @@ Arguments of every function:
 * ``ties``, ``relevance_level``, ``undefined`` (``"zero"``, the default: an undefined value
   such as AP with R = 0 is 0; ``"nan"``: NaN), ``max_grade`` and the metric's own
   parameters, as on the accessor.
+
+The diversity measures (α-nDCG, ERR-IA, NRBP, …) take, instead of grades, the subtopics each
+position is relevant to, and ``judged=``: the subtopics of the query's other relevant
+documents, not retrieved (they enter the ideal ranking of the normalised measures)::
+
+    >>> from trunc_accessor.single import alpha_ndcg
+    >>> round(alpha_ndcg([{1}, {1, 2}, set()], judged=[{3}]), 4)
+    0.6756
 """
 from __future__ import annotations
 
 import inspect
 
+import polars as pl
+
 from .. import metrics as _metrics  # noqa: F401  (registers the metrics)
+from ..core.frames import number_list
 from ..core.prepare import prepare_single
 from ..core.registry import REGISTRY, Metric, apply_undefined, check_level, check_undefined
 from ._methods import annotation
 
 
+def _make_diversity(metric: Metric):
+    """A diversity measure on one ranking given as the subtopics of each position."""
+
+    def fn(subtopics, *, scores=None, judged=None, ties="average", relevance_level=1,
+           undefined="zero", **params):
+        from ..core import engine
+        from ..core.frames import InputError
+        from ..core.registry import Named
+
+        def sets(values, name):
+            if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+                raise InputError(f"{name} must be a list with, for each document, the "
+                                 f"collection of subtopics it is relevant to, not {values!r}")
+            out = []
+            for i, item in enumerate(values):
+                if item is None:
+                    out.append(None)
+                elif isinstance(item, (str, bytes)) or not hasattr(item, "__iter__"):
+                    raise InputError(f"{name}[{i}] must be a collection of subtopics (a set "
+                                     f"or list, None for unjudged), not {item!r}")
+                else:
+                    out.append(list(item))
+            return out
+
+        ranking = sets(subtopics, "subtopics")
+        extra = sets(judged if judged is not None else [], "judged")
+        docs = [f"r{i}" for i in range(len(ranking))] + [f"j{i}" for i in range(len(extra))]
+        rows = [(d, s) for d, subs in zip(docs, ranking + extra) if subs for s in subs]
+        judged_docs = [d for d, subs in zip(docs, ranking + extra) if subs is not None]
+        empty = [(d, None) for d in judged_docs if d not in {r[0] for r in rows}]
+        labels = sorted({str(s) for _, s in rows}) or ["1"]
+        qrels = pl.DataFrame(
+            {"qid": 0, "subtopic": [str(s) for _, s in rows] + [labels[0]] * len(empty),
+             "docid": [d for d, _ in rows] + [d for d, _ in empty],
+             "rel": [1.0] * len(rows) + [0.0] * len(empty)},
+            schema={"qid": pl.Int64, "subtopic": pl.String, "docid": pl.String,
+                    "rel": pl.Float64})
+        n = len(ranking)
+        score = (list(number_list(scores, "scores", finite=False)) if scores is not None
+                 else list(range(n, 0, -1)))
+        if len(score) != n:
+            raise InputError(f"scores has {len(score)} values for {n} documents")
+        run = pl.DataFrame({"qid": [0] * n, "docid": docs[:n], "score": score},
+                           schema={"qid": pl.Int64, "docid": pl.String, "score": pl.Float64})
+        measure = metric.measure(**params)
+        _keys, values, _cols = engine.compute(
+            run, qrels, [Named(measure.label, measure)], ties="first" if ties.startswith(
+                "trec_eval") and scores is None else ties, relevance_level=relevance_level,
+            undefined=undefined)
+        return float(values[measure.label][0])
+
+    kind = inspect.Parameter
+    sig = [kind("subtopics", kind.POSITIONAL_OR_KEYWORD,
+                annotation="list of subtopic collections in ranking order (None: unjudged)")]
+    for name, default, note in (("scores", None, "list of floats | None"),
+                                ("judged", None, "list of subtopic collections | None"),
+                                ("ties", "average", "str"), ("relevance_level", 1, "float"),
+                                ("undefined", "zero", "str")):
+        sig.append(kind(name, kind.KEYWORD_ONLY, default=default, annotation=note))
+    for p in metric.params:
+        sig.append(kind(p.name, kind.KEYWORD_ONLY, default=p.default, annotation=annotation(p)))
+    fn.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        sig, return_annotation="float")
+    fn.__name__ = fn.__qualname__ = metric.name
+    fn.__doc__ = metric.doc
+    return fn
+
+
 def _make(metric: Metric):
+    if metric.subtopics:
+        return _make_diversity(metric)
+
     def fn(grades, *, scores=None, qrels_grades=None, R=None, ties="average",
            relevance_level=1, undefined="zero", **params):
         level = check_level(relevance_level)

@@ -66,14 +66,23 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("-n", action="store_true", help="no summary ('all') lines")
     ap.add_argument("-N", type=int, default=0, metavar="N",
                     help="documents in the collection (trec_eval's utility measure)")
-    ap.add_argument("--ties", choices=TIES, default="trec_eval",
+    ap.add_argument("--ties", choices=TIES, default=None,
                     help="tie handling (default: trec_eval, trec_eval 10's order and output; "
                          "trec_eval9: 9.0.8's, as pytrec_eval; average: the exact mean over "
-                         "every order of tied scores)")
+                         "every order of tied scores; with --format ndeval: first, the rank "
+                         "column's order, or trec_eval with -traditional)")
     ap.add_argument("--depth", type=int, default=None,
                     help="maximum ranking length for the terminal-document metrics")
-    ap.add_argument("--format", choices=("trec_eval", "tsv", "json", "markdown"),
-                    default="trec_eval")
+    ap.add_argument("--format", choices=("trec_eval", "tsv", "json", "markdown", "ndeval"),
+                    default="trec_eval",
+                    help="output: trec_eval's lines, a table (tsv, json, markdown), or ndeval's "
+                         "CSV (the TREC Web track's diversity measures; diversity qrels)")
+    ap.add_argument("-alpha", "--alpha", type=float, default=None, metavar="A",
+                    help="--format ndeval: redundancy penalty α of α-nDCG and NRBP (0.5)")
+    ap.add_argument("-beta", "--beta", type=float, default=None, metavar="B",
+                    help="--format ndeval: patience β of NRBP (0.5)")
+    ap.add_argument("-traditional", "--traditional", action="store_true",
+                    help="--format ndeval: order by score, then docno (else by rank)")
     ap.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE",
                     help="import a Python module first (metrics it defines with "
                          "trunc_accessor.define can then be named with -m)")
@@ -398,6 +407,12 @@ def _quiet_pipe():
         pass
 
 
+def main_ndeval(argv=None) -> int:
+    """``trunc-accessor-ndeval``: the command line in ndeval's mode (``--format ndeval``), so
+    that a script calling ndeval switches by changing the program's name."""
+    return main(["--format", "ndeval", *(sys.argv[1:] if argv is None else argv)])
+
+
 def main(argv=None) -> int:
     _one_line_warnings()
     try:
@@ -414,7 +429,17 @@ def main(argv=None) -> int:
             return 0
         if len(args.files) < 2:
             raise CommandLineError("give QRELS then RUN (trec_eval's order), or --list")
-        text = list(render(*_evaluate(args), args))
+        if args.format == "ndeval":
+            from . import ndeval_cli
+
+            text = list(ndeval_cli.lines(args, CommandLineError))
+        else:
+            if args.alpha is not None or args.beta is not None or args.traditional:
+                raise CommandLineError("-alpha, -beta and -traditional are ndeval's options: "
+                                       "add --format ndeval (or name α and β in -m, e.g. "
+                                       "alpha_ndcg(alpha=0.3)@20)")
+            args.ties = args.ties or "trec_eval"
+            text = list(render(*_evaluate(args), args))
     except BrokenPipeError:
         _quiet_pipe()
         return 0

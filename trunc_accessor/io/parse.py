@@ -145,7 +145,7 @@ class _Format:
 
 _RUN = _Format("run", ("qid", "Q0", "docid", "rank", "score", "runid"), 5,
                {3: "rank", 4: "score"}, (0, 2, 3, 4, 5))
-_QRELS4 = _Format("qrels", ("qid", "iter", "docid", "rel"), 4, {3: "grade"}, (0, 2, 3))
+_QRELS4 = _Format("qrels", ("qid", "iter", "docid", "rel"), 4, {3: "grade"}, (0, 1, 2, 3))
 _QRELS3 = _Format("qrels", ("qid", "docid", "rel"), 3, {2: "grade"}, (0, 1, 2), exact=True)
 
 

@@ -95,10 +95,19 @@ def _read_runs(paths) -> pa.Table:
     return pa.concat_tables(out)
 
 
-def read_qrels(path: Source, library: str = "pandas") -> Result:
+def read_qrels(path: Source, library: str = "pandas", subtopics: bool | None = None) -> Result:
     """A TREC qrels file as a frame with columns qid, docid, rel (int64 when every grade is
     a whole number, else float64). Four fields per line (``qid iter docid rel``) or, when
     the first data line has three, ``qid docid rel``; ``path`` as for :func:`read_run`.
+
+    ``subtopics``: TREC's diversity qrels (the Web track's ``qrels.diversity``, NTCIR's
+    intent files) put a document's subtopic in the second field and judge it once per
+    subtopic. ``None`` (default) keeps that field as a ``subtopic`` column (int64 when every
+    value is a whole number, else string) when some (qid, docid) appears with two or more
+    of its values, and drops it otherwise (ad hoc qrels, whose second field is 0 or Q0);
+    ``True`` always keeps it, ``False`` always drops it. With a subtopic column, the
+    diversity measures (α-nDCG, ERR-IA, …) use it, and the ad hoc measures read a document's
+    largest grade over its subtopics (relevant to any subtopic).
 
     >>> import trunc_accessor
     >>> qrels = trunc_accessor.read_qrels(trunc_accessor.example_path("qrels.test"))
@@ -106,7 +115,31 @@ def read_qrels(path: Source, library: str = "pandas") -> Result:
     (['qid', 'docid', 'rel'], 'int64')
     """
     _check_library(library)
-    _fmt, raw, _where, _stem = _parse(path, (_QRELS4, _QRELS3))
-    table = pa.table([raw["qid"], raw["docid"], _whole_or_float(raw["rel"])],
-                     names=["qid", "docid", "rel"])
-    return _as(library, table)
+    if subtopics is not None and not isinstance(subtopics, bool):
+        raise InputError(f"subtopics= must be None (detect), True or False, not {subtopics!r}")
+    _fmt, raw, where, _stem = _parse(path, (_QRELS4, _QRELS3))
+    columns = [raw["qid"], raw["docid"], _whole_or_float(raw["rel"])]
+    names = ["qid", "docid", "rel"]
+    if subtopics and "iter" not in raw.column_names:
+        raise InputError(f"{where}: subtopics=True, but the file has 3 fields a line "
+                         "(qid docid rel): no subtopic field")
+    if "iter" in raw.column_names and (subtopics or (subtopics is None and _several(raw))):
+        columns.insert(1, _whole_or_string(raw["iter"]))
+        names.insert(1, "subtopic")
+    return _as(library, pa.table(columns, names=names))
+
+
+def _several(raw: pa.Table) -> bool:
+    """Does some (qid, docid) of a 4-field qrels file come with two or more second fields?"""
+    frame = cast(pl.DataFrame, pl.from_arrow(raw.select(["qid", "iter", "docid"])))
+    return bool(frame.n_unique(["qid", "docid", "iter"]) > frame.n_unique(["qid", "docid"]))
+
+
+def _whole_or_string(col: pa.ChunkedArray) -> pa.ChunkedArray:
+    """int64 when every value is a whole number (subtopics then sort as numbers), else the
+    strings."""
+    values = cast(pl.DataFrame, pl.from_arrow(pa.table({"v": col})))["v"]
+    as_int = values.cast(pl.Int64, strict=False)
+    if len(values) and as_int.null_count() == 0:
+        return pa.chunked_array([as_int.to_arrow()], pa.int64())
+    return col

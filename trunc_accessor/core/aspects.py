@@ -1,0 +1,87 @@
+"""Subtopic (intent, aspect) judgments prepared for the diversity kernels.
+
+Diversity qrels judge a document once per subtopic of its query: ``qid, subtopic, docid,
+rel`` (TREC's diversity files put the subtopic in the second field). Preparation keeps,
+beside the ad hoc arrays of :class:`~trunc_accessor.core.prepared.Prepared` (where a
+document's grade is its largest over the subtopics), an :class:`Aspects`:
+
+* the *pairs*: every (retrieved row, subtopic) whose judgment is positive, in ranking
+  order, each with its grade (kernels keep those ≥ the relevance level);
+* the *judged pairs* of each query (from the qrels alone, retrieved or not), for the number
+  of relevant documents per subtopic, the subtopics a query has, and the greedy ideal
+  ranking of the normalised measures, whose ties ndeval breaks by docno, largest first.
+
+Subtopics are numbered per call by a global code (one per (qid, subtopic)); grades ≤ 0
+(not relevant, and −2 for spam) are no pairs at all, as in ndeval, which reads only
+positive judgments as relevant.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+
+@dataclass(eq=False)
+class Aspects:
+    """Pairs of retrieved rows and subtopics, and the judged pairs of every query.
+
+    Retrieved pairs (sorted by row): ``row`` (a row of the preparation), ``code`` (global
+    subtopic code), ``rel`` (grade > 0). Subtopic codes: ``code_q`` (the scored qid index of
+    each code). Judged pairs (sorted by qid, then by docid descending as strings):
+    ``j_code``, ``j_doc`` (a document number within its qid, 0 = largest docid), ``j_rel``.
+    ``several``: some qid has judgments for two or more subtopics."""
+
+    row: np.ndarray
+    code: np.ndarray
+    rel: np.ndarray
+    code_q: np.ndarray
+    j_code: np.ndarray
+    j_doc: np.ndarray
+    j_rel: np.ndarray
+    several: bool
+
+    @property
+    def n_codes(self) -> int:
+        return len(self.code_q)
+
+
+def judged_pairs(subtopics: pl.DataFrame,
+                 scored: pl.DataFrame) -> tuple[pl.DataFrame, np.ndarray, bool]:
+    """The positive judgments of diversity qrels with their scored qid index ``_q``, global
+    subtopic ``code`` and per-qid document number ``doc`` (0 = the largest docid as a
+    string, ndeval's tie order), sorted by (``_q``, ``doc``); ``code_q``; and whether a qid
+    has judgments for several subtopics."""
+    several = (subtopics.group_by("qid").agg(pl.col("subtopic").n_unique().alias("n"))
+               .select(pl.col("n").max()).item())
+    pos = (subtopics.filter(pl.col("rel") > 0)
+           .join(scored, on="qid", how="inner")
+           .with_columns(pl.col("docid").cast(pl.String).alias("_doc")))
+    codes = (pos.select("_q", "subtopic").unique()
+             .sort("_q", "subtopic").with_row_index("code"))
+    pos = pos.join(codes, on=["_q", "subtopic"], how="left")
+    docs = (pos.select("_q", "_doc").unique()
+            .sort(["_q", "_doc"], descending=[False, True])
+            .with_columns(pl.int_range(pl.len()).over("_q").alias("doc")))
+    pos = pos.join(docs, on=["_q", "_doc"], how="left").sort("_q", "doc", "code")
+    code_q = codes["_q"].to_numpy().astype(np.int64, copy=False)
+    return pos, code_q, bool(several is not None and several > 1)
+
+
+def build_aspects(pairs: pl.DataFrame, code_q: np.ndarray, several: bool, hit_rows: np.ndarray,
+                  hit_pairs: np.ndarray, prepared_row: np.ndarray | None) -> Aspects:
+    """Aspects from the judged ``pairs`` (:func:`judged_pairs`) and the hits of the run on
+    them (run row ``hit_rows[i]`` is judged by pair ``hit_pairs[i]``); ``prepared_row`` maps a
+    run row to its row in the preparation (-1: not kept; None: the same index)."""
+    rows = hit_rows if prepared_row is None else prepared_row[hit_rows]
+    kept = rows >= 0
+    rows, hit_pairs = rows[kept], hit_pairs[kept]
+    code = pairs["code"].to_numpy().astype(np.int64, copy=False)
+    rel = pairs["rel"].to_numpy().astype(np.float64, copy=False)
+    order = np.lexsort((code[hit_pairs], rows))
+    rows, hit_pairs = rows[order], hit_pairs[order]
+    return Aspects(row=rows.astype(np.int64, copy=False), code=code[hit_pairs],
+                   rel=rel[hit_pairs], code_q=code_q, j_code=code,
+                   j_doc=pairs["doc"].to_numpy().astype(np.int64, copy=False), j_rel=rel,
+                   several=several)
