@@ -68,12 +68,18 @@ def _dialect_names() -> dict[str, dict[str, list[str]]]:
     return found
 
 
-def _example(name: str) -> tuple[str, str]:
-    """A call of the metric on the shipped trec_eval test run and what it prints."""
+def _example(name: str, diversity: bool = False) -> tuple[str, str]:
+    """A call of the metric on a shipped collection and what it prints: trec_eval's test run,
+    or for a diversity measure one TREC 2012 Web track run (``load_example("web2012")``)."""
     import trunc_accessor as ta
 
-    run, qrels = ta.load_example()
-    calls = [f"run.ir.{name}(qrels)", f'run.ir.{name}(qrels, ties="trec_eval")']
+    if diversity:
+        runs, qrels = ta.load_example("web2012")
+        run = runs[runs["system"] == "ql-catb"]
+        calls = [f"run.ir.{name}(qrels)"]
+    else:
+        run, qrels = ta.load_example()
+        calls = [f"run.ir.{name}(qrels)", f'run.ir.{name}(qrels, ties="trec_eval")']
     for call in calls:
         try:
             with warnings.catch_warnings():
@@ -110,10 +116,19 @@ def metric_page(metric, dialects) -> str:
                       "NaN / null, left out of means."), ""]
     if metric.citation:
         lines += ["## Reference", "", metric.citation, ""]
-    call, output = _example(metric.name)
-    lines += ["## Example", "", ("On trec_eval's own test run and qrels (shipped with the "
-              "package, `ta.load_example()`):"), "", "```python", "import trunc_accessor as ta",
-              "run, qrels = ta.load_example()", call, "```", "", "```text", output, "```", ""]
+    call, output = _example(metric.name, metric.subtopics)
+    if metric.subtopics:
+        lines += ["## Example", "", ("On a TREC 2012 Web track run and the track's diversity "
+                  "qrels, topics 151–160 (shipped with the package, "
+                  "`ta.load_example(\"web2012\")`):"), "", "```python",
+                  "import trunc_accessor as ta", 'runs, qrels = ta.load_example("web2012")',
+                  'run = runs[runs["system"] == "ql-catb"]', call, "```", "", "```text",
+                  output, "```", ""]
+    else:
+        lines += ["## Example", "", ("On trec_eval's own test run and qrels (shipped with the "
+                  "package, `ta.load_example()`):"), "", "```python",
+                  "import trunc_accessor as ta", "run, qrels = ta.load_example()", call, "```",
+                  "", "```text", output, "```", ""]
     return "\n".join(lines)
 
 

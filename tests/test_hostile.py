@@ -477,6 +477,7 @@ DOMAINS = {
              for a, b in x.items()),
     "collection_size": lambda x: whole(x, 1),
     "beta": lambda x: real(x) and math.isfinite(x) and x > 0,
+    "alpha": lambda x: real(x) and math.isfinite(x) and 0 <= x <= 1,  # diversity's α
     "log_base": lambda x: real(x) and math.isfinite(x) and x > 1,
     "normalize": lambda x: isinstance(x, (bool, np.bool_)),
     "recall": lambda x: real(x) and math.isfinite(x) and 0 <= x <= 1,
@@ -487,7 +488,10 @@ DOMAINS = {
     **dict.fromkeys("abcd", lambda x: real(x) and math.isfinite(x)),  # utility's weights
 }
 # a parameter whose domain depends on its metric: (metric, parameter) → domain
-METRIC_DOMAINS = {("utility", "collection_size"): lambda x: whole(x, 0)}
+METRIC_DOMAINS = {("utility", "collection_size"): lambda x: whole(x, 0),
+                  # NRBP's patience β is a probability
+                  **dict.fromkeys([("nrbp", "beta"), ("nnrbp", "beta")],
+                                  lambda x: real(x) and math.isfinite(x) and 0 <= x <= 1)}
 ODD_VALUES = [None, 0, -1, 1, 3, 0.5, 2.5, 2.0, float("inf"), -float("inf"), float("nan"), 1e300,
               2 ** 60, True, False, "x", "exponential", 1 + 1j, [1], {1: 2.0}, {1: float("nan")},
               {"a": 1}, np.float64(0.25), np.int64(4), np.nan, 10 ** 30, 10 ** 9]
@@ -506,6 +510,11 @@ def test_every_parameter_rejects_values_outside_its_domain(small, metric, param)
     function: a value inside the documented domain is accepted, any other is a
     ValueError/TypeError naming the parameter (never an OverflowError or AttributeError)."""
     run, qrels = small
+    grades: list = [1, 0, 1, None]
+    extra: dict = {"R": 4}
+    if REGISTRY[metric].subtopics:  # a diversity measure: subtopic qrels, subtopic sets
+        qrels = qrels.assign(subtopic=1)
+        grades, extra = [{1}, set(), {1}, None], {"judged": [{1}]}
     for value in ODD_VALUES:
         accepted = METRIC_DOMAINS.get((metric, param), DOMAINS[param])(value)
         if metric == "oie" and param == "collection_size" and accepted and value < 1000:
@@ -516,7 +525,7 @@ def test_every_parameter_rejects_values_outside_its_domain(small, metric, param)
         channels = {
             "method": lambda kw=kw: getattr(run.ir, metric)(qrels, ties="first", **kw),
             "pair": lambda kw=kw: run.ir.evaluate(qrels, [(metric, kw)], ties="first"),
-            "single": lambda kw=kw: getattr(single, metric)([1, 0, 1, None], R=4, **kw),
+            "single": lambda kw=kw: getattr(single, metric)(grades, **extra, **kw),
         }
         if isinstance(value, (int, float, str, type(None), np.integer, np.floating)) \
                 and not isinstance(value, bool):

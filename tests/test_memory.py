@@ -53,7 +53,13 @@ CASES = {
     "evaluate every metric": (
         1_000_000, 1_500,
         ("cap([lambda r: r.ir.evaluate(qrels, [('oie', {'collection_size': 4 * n})"
-        " if m == 'oie' else m for m in REGISTRY], ties='first')])")),
+        " if m == 'oie' else m for m in REGISTRY if not REGISTRY[m].subtopics],"
+        " ties='first')])")),
+    # the diversity measures on subtopic qrels (five subtopics), ties averaged
+    "diversity measures": (
+        1_000_000, 1_500,
+        ("sub = qrels.assign(subtopic=rng.integers(1, 6, len(qrels)))\n"
+         "cap([lambda r: r.ir.evaluate(sub, [m for m in REGISTRY if REGISTRY[m].subtopics])])")),
     # cut-offs and depths far beyond the data
     "giant k and depth": (
         1_000_000, 1_500,

@@ -14,7 +14,7 @@ def example_path(name: str) -> str:
     return str(resources.files("trunc_accessor").joinpath("data", name))
 
 
-EXAMPLES = ("trec_eval", "cranfield", "robust03")
+EXAMPLES = ("trec_eval", "cranfield", "robust03", "web2012")
 
 
 def load_example(name: str = "trec_eval", library: str | None = None) -> tuple[Result, Result]:
@@ -34,6 +34,11 @@ def load_example(name: str = "trec_eval", library: str | None = None) -> tuple[R
 
     * ``"robust03"``: a real TREC 2003 Robust track run (``uic0301``, 100 topics, up to
       1,000 documents each, no ties) and the track's binary qrels (``data/robust03/ORIGIN``).
+
+    * ``"web2012"``: diversity. Topics 151–160 of the TREC 2012 Web track: its diversity
+      qrels (qid, subtopic, docid, rel; grades −2 (spam) to 4) and four Indri baseline runs
+      (``ql-cata``, ``ql-catb``, ``rm-cata``, ``rm-catb``: top 100, ties kept) in one frame
+      told apart by its ``system`` column (``data/web2012/ORIGIN``).
 
     ``library``: ``"pandas"`` (default) or ``"polars"``. For backward compatibility the first
     argument may also be the library (``load_example("polars")`` is
@@ -61,5 +66,11 @@ def load_example(name: str = "trec_eval", library: str | None = None) -> tuple[R
         folder = resources.files("trunc_accessor").joinpath("data", "robust03")
         return (read_run(str(folder.joinpath("uic0301.run.gz")), library),
                 read_qrels(str(folder.joinpath("qrels.txt.gz")), library))
+    if name == "web2012":
+        folder = resources.files("trunc_accessor").joinpath("data", "web2012")
+        runs = sorted(str(p) for p in folder.iterdir() if p.name.endswith(".run.gz"))
+        return (read_run(runs, library),
+                read_qrels(str(folder.joinpath("qrels.diversity.txt.gz")), library,
+                           subtopics=True))
     raise InputError(f"load_example: unknown collection {name!r}; the shipped ones are "
                      f"{list(EXAMPLES)} (or pass library='pandas'/'polars')")

@@ -58,16 +58,25 @@ ALPHA = Param("alpha", 0.5, check_unit, "redundancy penalty α in [0, 1]: each e
               "relevant to a subtopic multiplies its gain by (1 − α) (ndeval's default 0.5)")
 BETA = Param("beta", 0.5, check_unit, "patience β in [0, 1] of NRBP: the weight of position i "
              "is β^(i−1) (ndeval's default 0.5)")
-UNDEF = ("Undefined (NaN) when the query has no subtopic with a relevant document (S = 0); "
-         "an empty ranking scores 0.")
+UNDEF = ("Undefined (NaN) when the query has no subtopic with a relevant document (S = 0, "
+         "as for R = 0: no document relevant to any subtopic); an empty ranking scores 0.")
 UNDEF_IDEAL = ("Undefined (NaN) when the query has no subtopic with a relevant document "
-               "(S = 0, the ideal ranking gains nothing); an empty ranking scores 0.")
+               "(S = 0, as for R = 0; the ideal ranking gains nothing); an empty ranking "
+               "scores 0.")
 TIES = ("Exact mean over tie orders: per tie group and subtopic, a sum over the group's "
         "positions and its documents relevant to the subtopic (hypergeometric order "
         "statistics); no refusal.")
 
 
 # --------------------------------------------------------------------------- pairs
+def _pairs(prep: Prepared, level: float, name: str) -> _Pairs:
+    """The call's :class:`_Pairs` at a level, built once for every diversity measure."""
+    key = ("diversity_pairs", level)
+    if key not in prep._cache:
+        prep._cache[key] = _Pairs(prep, level, name)
+    return prep._cache[key]
+
+
 class _Pairs:
     """The (row, subtopic) pairs relevant at a level, sorted by (segment, subtopic, row),
     with what every diversity kernel needs (see the module docstring)."""
@@ -108,6 +117,17 @@ def _decay(alpha: float, n: int) -> np.ndarray:
         out[1:] = 1.0 - alpha
         np.cumprod(out[1:], out=out[1:])
     return out
+
+
+def _gain_sum(prep: Prepared, p: _Pairs, kind: str, param, alpha: float) -> np.ndarray:
+    """:func:`_expected_sum` with the weights of ``kind`` ("dcg" and "rr" with cut-off
+    ``param``, "rbp" with patience ``param``), computed once per call and shared (α-DCG and
+    α-nDCG, ERR-IA and nERR-IA, NRBP and nNRBP have the same numerator)."""
+    key = ("diversity_sum", id(p), kind, param, alpha)
+    if key not in prep._cache:
+        weight = {"dcg": _dcg_weight, "rr": _rr_weight, "rbp": _rbp_weight}[kind](param)
+        prep._cache[key] = _expected_sum(prep, p, weight, _decay(alpha, max(len(p.row), 1)))
+    return prep._cache[key]
 
 
 def _expected_sum(prep: Prepared, p: _Pairs, weight, decay: np.ndarray) -> np.ndarray:
@@ -271,9 +291,8 @@ def alpha_ndcg(prep: Prepared, level: float, k=None, alpha=0.5) -> np.ndarray:
     >>> round(float(run.ir.alpha_ndcg(qrels, k=2).iloc[0]), 4)
     0.8406
     """
-    p = _Pairs(prep, level, "alpha_ndcg")
-    decay = _decay(alpha, max(len(p.row), 1))
-    dcg = _expected_sum(prep, p, _dcg_weight(k), decay)
+    p = _pairs(prep, level, "alpha_ndcg")
+    dcg = _gain_sum(prep, p, "dcg", k, alpha)
     return safe_div(dcg, _ideal_sum(prep, level, alpha, _dcg_weight(k)))
 
 
@@ -292,8 +311,8 @@ def alpha_dcg(prep: Prepared, level: float, k=None, alpha=0.5) -> np.ndarray:
     >>> round(float(run.ir.alpha_dcg(qrels, k=2).iloc[0]), 4)
     0.8801
     """
-    p = _Pairs(prep, level, "alpha_dcg")
-    dcg = _expected_sum(prep, p, _dcg_weight(k), _decay(alpha, max(len(p.row), 1)))
+    p = _pairs(prep, level, "alpha_dcg")
+    dcg = _gain_sum(prep, p, "dcg", k, alpha)
     return safe_div(dcg, _ideal_ideal(p.S, alpha, _dcg_weight(k), _depth(prep, k)))
 
 
@@ -314,8 +333,8 @@ def err_ia(prep: Prepared, level: float, k=None, alpha=0.5) -> np.ndarray:
     >>> round(float(run.ir.err_ia(qrels, k=2).iloc[0]), 4)
     0.9
     """
-    p = _Pairs(prep, level, "err_ia")
-    err = _expected_sum(prep, p, _rr_weight(k), _decay(alpha, max(len(p.row), 1)))
+    p = _pairs(prep, level, "err_ia")
+    err = _gain_sum(prep, p, "rr", k, alpha)
     return safe_div(err, _ideal_ideal(p.S, alpha, _rr_weight(k), _depth(prep, k)))
 
 
@@ -333,8 +352,8 @@ def nerr_ia(prep: Prepared, level: float, k=None, alpha=0.5) -> np.ndarray:
     >>> round(float(run.ir.nerr_ia(qrels, k=2).iloc[0]), 4)
     0.7778
     """
-    p = _Pairs(prep, level, "nerr_ia")
-    err = _expected_sum(prep, p, _rr_weight(k), _decay(alpha, max(len(p.row), 1)))
+    p = _pairs(prep, level, "nerr_ia")
+    err = _gain_sum(prep, p, "rr", k, alpha)
     return safe_div(err, _ideal_sum(prep, level, alpha, _rr_weight(k)))
 
 
@@ -352,8 +371,8 @@ def nrbp(prep: Prepared, level: float, alpha=0.5, beta=0.5) -> np.ndarray:
     >>> float(run.ir.nrbp(qrels).iloc[0])
     0.84375
     """
-    p = _Pairs(prep, level, "nrbp")
-    total = _expected_sum(prep, p, _rbp_weight(beta), _decay(alpha, max(len(p.row), 1)))
+    p = _pairs(prep, level, "nrbp")
+    total = _gain_sum(prep, p, "rbp", beta, alpha)
     return safe_div(total * (1.0 - (1.0 - alpha) * beta), p.S)
 
 
@@ -370,8 +389,8 @@ def nnrbp(prep: Prepared, level: float, alpha=0.5, beta=0.5) -> np.ndarray:
     >>> round(float(run.ir.nnrbp(qrels).iloc[0]), 4)
     0.7778
     """
-    p = _Pairs(prep, level, "nnrbp")
-    total = _expected_sum(prep, p, _rbp_weight(beta), _decay(alpha, max(len(p.row), 1)))
+    p = _pairs(prep, level, "nnrbp")
+    total = _gain_sum(prep, p, "rbp", beta, alpha)
     return safe_div(total, _ideal_sum(prep, level, alpha, _rbp_weight(beta)))
 
 
@@ -401,7 +420,7 @@ def p_ia(prep: Prepared, level: float, k=None) -> np.ndarray:
     >>> float(run.ir.p_ia(qrels, k=2).iloc[0])
     0.5
     """
-    p = _Pairs(prep, level, "p_ia")
+    p = _pairs(prep, level, "p_ia")
     hits = np.bincount(p.seg, weights=_in_top(prep, p, k), minlength=prep.n_segments)
     per = prep.length.astype(np.float64) if k is None else np.full(prep.n_segments, float(k))
     return safe_div(hits, per * p.S)
@@ -423,7 +442,7 @@ def s_recall(prep: Prepared, level: float, k=None) -> np.ndarray:
     >>> float(run.ir.s_recall(qrels, k=1).iloc[0])
     0.5
     """
-    p = _Pairs(prep, level, "s_recall")
+    p = _pairs(prep, level, "s_recall")
     if len(p.row) == 0:
         return safe_div(np.zeros(prep.n_segments), p.S)
     heads = p.block_start  # the first relevant pair of each (segment, subtopic)
@@ -459,7 +478,7 @@ def map_ia(prep: Prepared, level: float) -> np.ndarray:
     >>> float(run.ir.map_ia(qrels).iloc[0])
     0.75
     """
-    p = _Pairs(prep, level, "map_ia")
+    p = _pairs(prep, level, "map_ia")
     if len(p.row) == 0:
         return safe_div(np.zeros(prep.n_segments), p.S)
     gid = prep.gid[p.row]
