@@ -374,3 +374,64 @@ def test_no_relevant_subtopic_is_undefined():
     res = run.ir.evaluate(qrels, DIVERSITY, undefined="nan")
     assert res.loc[1].notna().all() and res.loc[2].isna().all()
     assert (run.ir.evaluate(qrels, DIVERSITY).loc[2] == 0).all()
+
+
+def test_subtopic_weights_are_intent_aware_sums(web_qrels):
+    """With a weight column, P-IA@k and MAP-IA are Σ_s P(s|q)·measure_s (Agrawal et al. 2009),
+    each measure_s by pytrec_eval on the qrels of subtopic s alone; equal weights change
+    nothing."""
+    import pytrec_eval
+
+    run = ta.read_run(need(WEB / "rm-cata.run.gz"))
+    run = run[run.qid.isin([str(q) for q in range(151, 161)])]
+    qrels = web_qrels[web_qrels.qid.isin(run.qid.unique())]
+    rng = np.random.default_rng(7)
+    subs = qrels[["qid", "subtopic"]].drop_duplicates()
+    subs["weight"] = rng.random(len(subs)) + 0.05
+    weighted = qrels.merge(subs, on=["qid", "subtopic"])
+    plain = run.ir.evaluate(qrels, DIVERSITY, ties="trec_eval9")
+    assert np.allclose(run.ir.evaluate(qrels.assign(weight=3.0), DIVERSITY, ties="trec_eval9"),
+                       plain)
+    res = run.ir.evaluate(weighted, ["p_ia@10", "map_ia"], ties="trec_eval9")
+    rd: dict = {}
+    for q, d, s in run[["qid", "docid", "score"]].itertuples(index=False):
+        rd.setdefault(q, {})[d] = float(s)
+    expected: dict = {}
+    for (q, s), part in weighted.groupby(["qid", "subtopic"]):
+        if not (part.rel > 0).any():
+            continue  # a subtopic without a relevant document does not count
+        qd = {q: {d: int(r > 0) for d, r in zip(part.docid, part.rel)}}
+        v = pytrec_eval.RelevanceEvaluator(qd, {"P_10", "map"}).evaluate({q: rd[q]})[q]
+        w = float(part.weight.iloc[0])
+        e = expected.setdefault(q, [0.0, 0.0, 0.0])
+        e[0] += w * v["P_10"]
+        e[1] += w * v["map"]
+        e[2] += w
+    for q, (p10, ap, total) in expected.items():
+        assert abs(res.loc[q, "p_ia@10"] - p10 / total) < 1e-9
+        assert abs(res.loc[q, "map_ia"] - ap / total) < 1e-9
+    bad = weighted.assign(weight=-1.0)
+    with pytest.raises(ValueError, match="'weight' must hold finite weights"):
+        run.ir.p_ia(bad)
+    two = weighted.copy()
+    two.loc[two.index[0], "weight"] = 99.0
+    with pytest.raises(ValueError, match="several weights"):
+        run.ir.p_ia(two)
+
+
+@pytest.mark.filterwarnings("ignore::trunc_accessor.DroppedQueriesWarning")
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(diversity_case(ties=True), st.lists(st.floats(0.1, 5), min_size=4, max_size=4))
+def test_brute_force_tie_average_with_weights(case, weights):
+    run, qrels = case
+    for q in ("q1", "q2"):
+        sizes = run[run.qid == q].groupby("score").size()
+        if math.prod(math.factorial(int(s)) for s in sizes) > 720:
+            return
+    qrels = qrels.assign(weight=[weights[s - 1] for s in qrels.subtopic])
+    measures = ["alpha_ndcg@3", "err_ia@4", "nerr_ia", "nnrbp", "p_ia@3", "s_recall@2",
+                "map_ia"]
+    expected = _brute_force(run, qrels, measures)
+    got = run.ir.evaluate(qrels, measures, undefined="nan")
+    pd.testing.assert_frame_equal(got.loc[expected.index], expected, check_exact=False,
+                                  rtol=1e-9, atol=1e-12, check_names=False)

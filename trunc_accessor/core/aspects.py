@@ -31,7 +31,8 @@ class Aspects:
     subtopic code), ``rel`` (grade > 0). Subtopic codes: ``code_q`` (the scored qid index of
     each code). Judged pairs (sorted by qid, then by docid descending as strings):
     ``j_code``, ``j_doc`` (a document number within its qid, 0 = largest docid), ``j_rel``.
-    ``several``: some qid has judgments for two or more subtopics."""
+    ``several``: some qid has judgments for two or more subtopics. ``code_w``: each
+    subtopic's weight as given (a ``weight`` column), or None (uniform)."""
 
     row: np.ndarray
     code: np.ndarray
@@ -41,18 +42,20 @@ class Aspects:
     j_doc: np.ndarray
     j_rel: np.ndarray
     several: bool
+    code_w: np.ndarray | None = None
 
     @property
     def n_codes(self) -> int:
         return len(self.code_q)
 
 
-def judged_pairs(subtopics: pl.DataFrame,
-                 scored: pl.DataFrame) -> tuple[pl.DataFrame, np.ndarray, bool]:
+def judged_pairs(subtopics: pl.DataFrame, scored: pl.DataFrame
+                 ) -> tuple[pl.DataFrame, np.ndarray, bool, np.ndarray | None]:
     """The positive judgments of diversity qrels with their scored qid index ``_q``, global
     subtopic ``code`` and per-qid document number ``doc`` (0 = the largest docid as a
-    string, ndeval's tie order), sorted by (``_q``, ``doc``); ``code_q``; and whether a qid
-    has judgments for several subtopics."""
+    string, ndeval's tie order), sorted by (``_q``, ``doc``); ``code_q``; whether a qid
+    has judgments for several subtopics; and each code's weight (None without a ``weight``
+    column)."""
     several = (subtopics.group_by("qid").agg(pl.col("subtopic").n_unique().alias("n"))
                .select(pl.col("n").max()).item())
     pos = (subtopics.filter(pl.col("rel") > 0)
@@ -66,11 +69,16 @@ def judged_pairs(subtopics: pl.DataFrame,
             .with_columns(pl.int_range(pl.len()).over("_q").alias("doc")))
     pos = pos.join(docs, on=["_q", "_doc"], how="left").sort("_q", "doc", "code")
     code_q = codes["_q"].to_numpy().astype(np.int64, copy=False)
-    return pos, code_q, bool(several is not None and several > 1)
+    code_w = None
+    if "weight" in subtopics.columns:
+        code_w = (codes.join(pos.select("code", "weight").unique("code"), on="code", how="left")
+                  .sort("code")["weight"].to_numpy().astype(np.float64, copy=False))
+    return pos, code_q, bool(several is not None and several > 1), code_w
 
 
-def build_aspects(pairs: pl.DataFrame, code_q: np.ndarray, several: bool, hit_rows: np.ndarray,
-                  hit_pairs: np.ndarray, prepared_row: np.ndarray | None) -> Aspects:
+def build_aspects(pairs: pl.DataFrame, code_q: np.ndarray, several: bool,
+                  code_w: np.ndarray | None, hit_rows: np.ndarray, hit_pairs: np.ndarray,
+                  prepared_row: np.ndarray | None) -> Aspects:
     """Aspects from the judged ``pairs`` (:func:`judged_pairs`) and the hits of the run on
     them (run row ``hit_rows[i]`` is judged by pair ``hit_pairs[i]``); ``prepared_row`` maps a
     run row to its row in the preparation (-1: not kept; None: the same index)."""
@@ -84,4 +92,4 @@ def build_aspects(pairs: pl.DataFrame, code_q: np.ndarray, several: bool, hit_ro
     return Aspects(row=rows.astype(np.int64, copy=False), code=code[hit_pairs],
                    rel=rel[hit_pairs], code_q=code_q, j_code=code,
                    j_doc=pairs["doc"].to_numpy().astype(np.int64, copy=False), j_rel=rel,
-                   several=several)
+                   several=several, code_w=code_w)

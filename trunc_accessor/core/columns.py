@@ -51,6 +51,7 @@ class Columns:
     by: tuple[str, ...]
     has_rank: bool
     subtopic: str | None = None  # the qrels' subtopic column, if it has one
+    weight: str | None = None  # with a subtopic column: the subtopics' weights, if given
 
 
 # --------------------------------------------------------------------------- frames and names
@@ -155,6 +156,8 @@ def resolve_columns(run, qrels, by: Sequence[str] = ()) -> Columns:
         has_rank="rank" in rn,
         subtopic=next((a for a in SUBTOPIC_NAMES if a in qn), None),
     )
+    if cols.subtopic and "weight" in qn:
+        cols = Columns(**{**cols.__dict__, "weight": "weight"})
     if "score" not in rn:
         raise InputError(f"run has no 'score' column; found {rn}")
     _check_by_names(cols.by, rn, (cols.run_qid, cols.run_docid, "score", "rank"))

@@ -37,7 +37,8 @@ def run_columns(cols: frames.Columns) -> list[str]:
 
 
 def qrels_columns(cols: frames.Columns) -> list[str]:
-    return [cols.qrels_qid, cols.qrels_docid, cols.rel] + ([cols.subtopic] if cols.subtopic else [])
+    return [cols.qrels_qid, cols.qrels_docid, cols.rel] + [
+        c for c in (cols.subtopic, cols.weight) if c]
 
 
 def _eager(frame):

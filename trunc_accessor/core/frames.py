@@ -173,6 +173,7 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
         pl.col(cols.qrels_docid).cast(kt.docid).alias("docid"),
         pl.col(cols.rel).cast(pl.Float64).alias("rel"),
         *([subtopic_column(qrels[cols.subtopic])] if cols.subtopic else []),
+        *([pl.col(cols.weight).cast(pl.Float64).alias("weight")] if cols.weight else []),
     )
     for col in ("qid", "docid") + (("subtopic",) if cols.subtopic else ()):
         bad = q[col].is_null()
@@ -196,6 +197,8 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
                 f"qrels give document {row['docid']!r} of qid {row['qid']!r} conflicting "
                 f"grades {sorted(set(grades.to_list()))}{of}")
     subtopics = None
+    if cols.weight:
+        _check_weights(q)
     if cols.subtopic:
         q, subtopics = adhoc_qrels(q), q
 
@@ -223,13 +226,29 @@ def subtopic_column(values: pl.Series) -> pl.Series:
     return values.cast(kind).alias("subtopic")
 
 
+def _check_weights(q: pl.DataFrame) -> None:
+    """Subtopic weights: finite, ≥ 0, one per (qid, subtopic)."""
+    bad = q["weight"].is_null() | q["weight"].is_nan() | q["weight"].is_infinite() \
+        | (q["weight"] < 0)
+    if bad.any():
+        row = q.filter(bad).row(0, named=True)
+        raise InputError(f"qrels column 'weight' must hold finite weights ≥ 0; it holds "
+                         f"{row['weight']!r} for {_where(row, ['qid', 'subtopic', 'docid'])}")
+    several = (q.group_by("qid", "subtopic").agg(pl.col("weight").n_unique().alias("n"))
+               .filter(pl.col("n") > 1))
+    if several.height:
+        row = several.row(0, named=True)
+        raise InputError(f"qrels column 'weight' gives subtopic {row['subtopic']!r} of qid "
+                         f"{row['qid']!r} several weights: a subtopic has one weight")
+
+
 def adhoc_qrels(subtopic_qrels: pl.DataFrame) -> pl.DataFrame:
     """The ad hoc judgments of diversity qrels (qid, subtopic, docid, rel): one row per
     (qid, docid) with its largest grade over the subtopics, i.e. a document is relevant when
     it is relevant to any subtopic (as ndeval and ir_measures read such qrels for ad hoc
     measures); a spam grade (-2 for every subtopic) stays -2."""
     return (subtopic_qrels.group_by("qid", "docid", maintain_order=True)
-            .agg(pl.col("rel").max()))
+            .agg(pl.col("rel").max()))  # (a weight column stays with the subtopics)
 
 
 def _mismatch_message(run_schema, qrels_schema, cols: Columns, kt: KeyTypes) -> str:

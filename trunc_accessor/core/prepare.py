@@ -129,11 +129,11 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
     grade = _grades(run, qrels, q_row, doc_hash, q_index)
     aspect_hits = None
     if subtopics is not None:
-        pairs, code_q, several = judged_pairs(subtopics, scored)
+        pairs, code_q, several, code_w = judged_pairs(subtopics, scored)
         hit_rows, hit_pairs = _hits(run, pairs, q_row, doc_hash,
                                     pairs["_q"].to_numpy().astype(np.int64, copy=False),
                                     unique=False)
-        aspect_hits = pairs, code_q, several, hit_rows, hit_pairs
+        aspect_hits = pairs, code_q, several, code_w, hit_rows, hit_pairs
     del doc_hash
     seg = sys_code * n_q + q_row  # segment = sys·Q + q, system-major
     del sys_code, q_row

@@ -22,7 +22,11 @@ ndeval's (the TREC Web track's evaluation program, version 4.5):
 * NRBP is multiplied by (1 − (1 − α)β)/S (its value for the ideal ideal ranking is 1).
 
 S counts the subtopics of the query with at least one relevant document. A query with none
-leaves every measure undefined.
+leaves every measure undefined. Subtopics weigh the same, as in ndeval, unless the qrels
+have a ``weight`` column (one weight ≥ 0 per qid and subtopic, e.g. NTCIR's intent
+probabilities): each subtopic's terms are then multiplied by its weight, scaled so that the
+weights of the query's S subtopics sum to S (the intent-aware forms of Agrawal et al., WSDM
+2009: Σ_s P(s|q)·measure_s, and a weighted greedy ideal).
 
 Ties (``ties="average"``): every measure is the exact mean over the orders of tied
 documents. The documents relevant to s in a tie group of n documents (t before it) occupy
@@ -97,8 +101,16 @@ class _Pairs:
         n_q = len(prep.q_offsets) - 1
         judged = a.j_rel >= level
         self.nrel = np.bincount(a.j_code[judged], minlength=a.n_codes).astype(np.float64)
-        per_q = np.bincount(a.code_q, weights=(self.nrel > 0).astype(np.float64), minlength=n_q)
+        active = (self.nrel > 0).astype(np.float64)
+        per_q = np.bincount(a.code_q, weights=active, minlength=n_q)
         self.S = per_q[prep.seg_q]  # the subtopics with a relevant document, per segment
+        # each subtopic's weight, scaled to sum to S over the query's active subtopics
+        # (1 each without a weight column, as ndeval's uniform weights)
+        self.code_wt = np.ones(a.n_codes)
+        if a.code_w is not None:
+            total = np.bincount(a.code_q, weights=a.code_w * active, minlength=n_q)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                self.code_wt = a.code_w * per_q[a.code_q] / total[a.code_q]
         # blocks of equal (segment, subtopic): the index of each pair inside its block
         key = self.seg * np.int64(max(a.n_codes, 1)) + self.code
         new = np.ones(len(key), dtype=bool)
@@ -107,6 +119,7 @@ class _Pairs:
         self.block = np.cumsum(new) - 1
         self.index = np.arange(len(key)) - self.block_start[self.block]
         self.key = key
+        self.wt = self.code_wt[self.code]
 
 
 def _decay(alpha: float, n: int) -> np.ndarray:
@@ -139,7 +152,8 @@ def _expected_sum(prep: Prepared, p: _Pairs, weight, decay: np.ndarray) -> np.nd
     gid = prep.gid[p.row]
     size = prep.g_size[gid]
     plain = size == 1
-    total = np.bincount(p.seg[plain], weights=decay[p.index[plain]] * weight(p.pos[plain]),
+    total = np.bincount(p.seg[plain],
+                        weights=decay[p.index[plain]] * weight(p.pos[plain]) * p.wt[plain],
                         minlength=prep.n_segments)
     if plain.all():
         return total
@@ -166,7 +180,7 @@ def _expected_sum(prep: Prepared, p: _Pairs, weight, decay: np.ndarray) -> np.nd
         # P(x of the other k − 1 lie in the j − 1 positions before j): hypergeometric
         prob = _hypergeom(kc - 1, nc - kc, j - 1, x, lf)
         inner += np.where(live, decay[np.minimum(c0[cell] + x, len(decay) - 1)] * prob, 0.0)
-    value = weight((t[cell] + j).astype(np.float64)) * (kc / nc) * inner
+    value = weight((t[cell] + j).astype(np.float64)) * (kc / nc) * inner * p.wt[heads][cell]
     return total + np.bincount(seg[cell], weights=value, minlength=prep.n_segments)
 
 
@@ -186,7 +200,7 @@ def _hypergeom(good: np.ndarray, bad: np.ndarray, draws: np.ndarray, x: int,
     return np.where(ok, np.exp(log), 0.0)
 
 
-def _ideal_gains(prep: Prepared, level: float, alpha: float) -> np.ndarray:
+def _ideal_gains(prep: Prepared, level: float, alpha: float, wt: np.ndarray) -> np.ndarray:
     """The novelty-discounted gains of ndeval's greedy ideal ranking, one row per scored
     qid (padded with 0): at each position the judged document with the largest gain, ties
     to the largest docid. Computed for every qid at once, one position at a time."""
@@ -213,7 +227,7 @@ def _ideal_gains(prep: Prepared, level: float, alpha: float) -> np.ndarray:
     n_docs = np.bincount(uq, minlength=n_q)
     D, S = int(n_docs.max()), int(s_local.max()) + 1
     rel = np.zeros((n_q, D, S))
-    rel[q, d_local, s_local] = 1.0
+    rel[q, d_local, s_local] = wt[code]  # 1 each, or the subtopic's scaled weight
     gain = np.ones((n_q, S))
     taken = np.arange(D)[None, :] >= n_docs[:, None]  # padding counts as taken
     out = np.zeros((n_q, D))
@@ -235,7 +249,7 @@ def _ideal_gains(prep: Prepared, level: float, alpha: float) -> np.ndarray:
 
 def _ideal_sum(prep: Prepared, level: float, alpha: float, weight) -> np.ndarray:
     """Σ_i g*(i)·weight(i) of the greedy ideal ranking, per segment."""
-    gains = _ideal_gains(prep, level, alpha)
+    gains = _ideal_gains(prep, level, alpha, _pairs(prep, level, "").code_wt)
     w = weight(np.arange(1, gains.shape[1] + 1, dtype=np.float64))
     return (gains * w[None, :]).sum(axis=1)[prep.seg_q]
 
@@ -421,7 +435,7 @@ def p_ia(prep: Prepared, level: float, k=None) -> np.ndarray:
     0.5
     """
     p = _pairs(prep, level, "p_ia")
-    hits = np.bincount(p.seg, weights=_in_top(prep, p, k), minlength=prep.n_segments)
+    hits = np.bincount(p.seg, weights=_in_top(prep, p, k) * p.wt, minlength=prep.n_segments)
     per = prep.length.astype(np.float64) if k is None else np.full(prep.n_segments, float(k))
     return safe_div(hits, per * p.S)
 
@@ -458,7 +472,8 @@ def s_recall(prep: Prepared, level: float, k=None) -> np.ndarray:
         take = np.clip(k - t, 0, n).astype(np.int64)
         lf = log_factorials(int(n.max()))
         covered = 1.0 - comb_ratio(n - m, take, n, take, lf)
-    return safe_div(np.bincount(p.seg[heads], weights=covered, minlength=prep.n_segments), p.S)
+    return safe_div(np.bincount(p.seg[heads], weights=covered * p.wt[heads],
+                                minlength=prep.n_segments), p.S)
 
 
 @register("map_ia", subtopics=True, params=(), aliases=("MAP-IA", "AP_IA", "AP-IA", "ap_ia"),
@@ -497,5 +512,5 @@ def map_ia(prep: Prepared, level: float) -> np.ndarray:
     A = c + 1
     harm = H[(t + n).astype(np.int64)] - H[t.astype(np.int64)]
     block_sum = (k / n) * ((A - B * (t + 1)) * harm + B * n)
-    ap = block_sum / p.nrel[p.code[heads]]
+    ap = block_sum / p.nrel[p.code[heads]] * p.wt[heads]
     return safe_div(np.bincount(p.seg[heads], weights=ap, minlength=prep.n_segments), p.S)
