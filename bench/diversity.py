@@ -41,7 +41,17 @@ OURS = [c for _, c in COLUMNS]
 
 def irm_measures():
     import ir_measures
-    from ir_measures import AP_IA, NRBP, P_IA, ERR_IA, StRecall, alpha_DCG, alpha_nDCG, nERR_IA, nNRBP
+    from ir_measures import (
+        AP_IA,
+        ERR_IA,
+        NRBP,
+        P_IA,
+        StRecall,
+        alpha_DCG,
+        alpha_nDCG,
+        nERR_IA,
+        nNRBP,
+    )
 
     out = [NRBP, nNRBP, AP_IA]
     for k in (5, 10, 20):
@@ -85,11 +95,9 @@ def write_trec(run: pd.DataFrame, qrels: pd.DataFrame, folder: str) -> tuple[str
     r["rank"] = r.groupby("qid").cumcount() + 1
     run_path, qrels_path = os.path.join(folder, "run.txt"), os.path.join(folder, "qrels.txt")
     with open(run_path, "w") as fh:
-        for q, d, s, k in r[["qid", "docid", "score", "rank"]].itertuples(index=False):
-            fh.write(f"{q} Q0 {d} {k} {s} gen\n")
+        fh.writelines(f"{q} Q0 {d} {k} {s} gen\n" for q, d, s, k in r[["qid", "docid", "score", "rank"]].itertuples(index=False))
     with open(qrels_path, "w") as fh:
-        for q, s, d, g in qrels[["qid", "subtopic", "docid", "rel"]].itertuples(index=False):
-            fh.write(f"{q} {s} {d} {max(int(g), 0)}\n")
+        fh.writelines(f"{q} {s} {d} {max(int(g), 0)}\n" for q, s, d, g in qrels[["qid", "subtopic", "docid", "rel"]].itertuples(index=False))
     return run_path, qrels_path
 
 
