@@ -254,15 +254,57 @@ def _ideal_sum(prep: Prepared, level: float, alpha: float, weight) -> np.ndarray
     return (gains * w[None, :]).sum(axis=1)[prep.seg_q]
 
 
-def _ideal_ideal(S: np.ndarray, alpha: float, weight, depth: np.ndarray) -> np.ndarray:
-    """Σ_{i≤depth} S(1 − α)^{i−1}·weight(i): a ranking relevant to every subtopic at every
-    position, per segment."""
-    top = int(depth.max()) if len(depth) else 0
+EXACT_BOUND = 1 << 20  # positions of the ideal-ideal bound summed term by term
+
+
+def _ideal_ideal(S: np.ndarray, alpha: float, kind: str, depth: np.ndarray) -> np.ndarray:
+    """Σ_{i≤depth} S(1 − α)^{i−1}·w(i), w(i) = 1/log2(1 + i) ("dcg") or 1/i ("rr"): a ranking
+    relevant to every subtopic at every position, per segment. The first 2^20 positions are
+    summed term by term; a deeper bound (a cut-off such as k = 10^9) adds the tail by the
+    Euler–Maclaurin formula, whose integral is taken by Gauss–Legendre quadrature in log x
+    (the terms are smooth and slowly varying there: the error is far below a float's)."""
+    if not len(depth):
+        return np.zeros(0)
+    top = int(min(depth.max(), EXACT_BOUND))
     pos = np.arange(1, top + 1, dtype=np.float64)
-    cum = np.concatenate([[0.0], np.cumsum(_decay(alpha, max(top - 1, 0))[:top] * weight(pos))])
-    return S * cum[depth.astype(np.int64)]
+    w = (np.log(2.0) / np.log(pos + 1.0)) if kind == "dcg" else 1.0 / pos
+    cum = np.concatenate([[0.0], np.cumsum(_decay(alpha, max(top - 1, 0))[:top] * w)])
+    out = cum[np.minimum(depth, top).astype(np.int64)]
+    deep = depth > EXACT_BOUND
+    if deep.any():
+        out = out.copy()
+        out[deep] += _tail(alpha, kind, float(EXACT_BOUND), depth[deep].astype(np.float64))
+    return S * out
 
 
+def _tail(alpha: float, kind: str, m: float, b: np.ndarray) -> np.ndarray:
+    """Σ_{m < i ≤ b} (1 − α)^{i−1}·w(i) for m ≥ 2^20 by Euler–Maclaurin: ∫_m^b f +
+    (f(b) − f(m))/2 + (f'(b) − f'(m))/12 (the next term is below 10^-30 of the sum here)."""
+    log_keep = np.log1p(-alpha) if alpha < 1 else -np.inf
+
+    def f(x):
+        w = np.log(2.0) / np.log(x + 1.0) if kind == "dcg" else 1.0 / x
+        with np.errstate(invalid="ignore"):
+            return np.where(np.isneginf(log_keep), 0.0, np.exp((x - 1.0) * log_keep) * w)
+
+    def df(x):
+        if kind == "dcg":
+            dw = -np.log(2.0) / ((x + 1.0) * np.log(x + 1.0) ** 2)
+            w = np.log(2.0) / np.log(x + 1.0)
+        else:
+            dw, w = -1.0 / x ** 2, 1.0 / x
+        decay = np.where(np.isneginf(log_keep), 0.0, np.exp((x - 1.0) * log_keep))
+        return decay * (dw + (0.0 if np.isneginf(log_keep) else log_keep) * w)
+
+    if f(np.array(m)) == 0:  # the terms have underflowed: nothing beyond
+        return np.zeros(len(b))
+    nodes, weights = np.polynomial.legendre.leggauss(96)
+    lo, hi = np.log(m), np.log(b)
+    half, mid = (hi - lo) / 2, (hi + lo) / 2
+    u = mid[:, None] + half[:, None] * nodes[None, :]
+    x = np.exp(u)
+    integral = (half[:, None] * weights[None, :] * f(x) * x).sum(axis=1)
+    return integral + (f(b) - f(np.array(m))) / 2 + (df(b) - df(np.array(m))) / 12
 def _dcg_weight(k):
     def w(pos):
         return np.where(pos <= (k if k is not None else np.inf), np.log(2.0) / np.log(pos + 1.0), 0.0)
@@ -327,7 +369,7 @@ def alpha_dcg(prep: Prepared, level: float, k=None, alpha=0.5) -> np.ndarray:
     """
     p = _pairs(prep, level, "alpha_dcg")
     dcg = _gain_sum(prep, p, "dcg", k, alpha)
-    return safe_div(dcg, _ideal_ideal(p.S, alpha, _dcg_weight(k), _depth(prep, k)))
+    return safe_div(dcg, _ideal_ideal(p.S, alpha, "dcg", _depth(prep, k)))
 
 
 @register("err_ia", subtopics=True, params=(K, ALPHA), aliases=("ERR-IA", "ERR_IA"),
@@ -349,7 +391,7 @@ def err_ia(prep: Prepared, level: float, k=None, alpha=0.5) -> np.ndarray:
     """
     p = _pairs(prep, level, "err_ia")
     err = _gain_sum(prep, p, "rr", k, alpha)
-    return safe_div(err, _ideal_ideal(p.S, alpha, _rr_weight(k), _depth(prep, k)))
+    return safe_div(err, _ideal_ideal(p.S, alpha, "rr", _depth(prep, k)))
 
 
 @register("nerr_ia", subtopics=True, params=(K, ALPHA), aliases=("nERR-IA", "nERR_IA"),
