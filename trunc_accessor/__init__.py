@@ -26,7 +26,13 @@ from .errors import InputError, InputTypeError, ParameterError
 from .frontends import polars as _polars_accessor  # noqa: F401  (registers pl.DataFrame.ir)
 from .io import example_path, load_example, read_qrels, read_run, write_run
 from .metrics.user import define, metric
-from .warn import DroppedQueriesWarning, EmptyResultWarning, IdentifierWarning, TruncAccessorWarning
+from .warn import (
+    AgreementWarning,
+    DroppedQueriesWarning,
+    EmptyResultWarning,
+    IdentifierWarning,
+    TruncAccessorWarning,
+)
 
 __version__ = "0.1.0"
 
@@ -34,6 +40,7 @@ __version__ = "0.1.0"
 # without pandas, SciPy, matplotlib or Dask: name → (module, attribute or None for the module)
 _LAZY = {
     "agreement": (".analysis.agreement", None),  # Kendall's tau, tau_AP, rank-biased overlap
+    "judges": (".analysis.judges", None),  # agreement between qrels: kappa, alpha, leaderboards
     "plot": (".analysis.plot", None),  # effort-gain and CRP plots (matplotlib)
     "stats": (".analysis.stats", None),  # paired tests, corrections, intervals (SciPy)
     "properties": (".analysis.properties", None),
@@ -45,6 +52,7 @@ _LAZY = {
 }
 
 __all__ = [
+    "AgreementWarning",
     "DroppedQueriesWarning",
     "EmptyResultWarning",
     "IdentifierWarning",
@@ -60,6 +68,7 @@ __all__ = [
     "evaluate_parquet",
     "example_path",
     "experiment",
+    "judges",
     "load_example",
     "metric",
     "metrics_table",
