@@ -27,7 +27,7 @@ krippendorff = pytest.importorskip("krippendorff")
 inter_rater = pytest.importorskip("statsmodels.stats.inter_rater")
 
 J = ta.judges
-SETTINGS = settings(max_examples=25, deadline=None)
+SETTINGS = settings(max_examples=20, deadline=None)
 TOL = 1e-12
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 
@@ -435,3 +435,54 @@ def test_polars_lazy_mixed_ids_and_bad_input():
         J.cohen_kappa(b, b, by="docid")
     with pytest.raises(ta.InputError, match="confidence="):
         J.agreement(b, b, confidence=1.5)
+    scores = pd.DataFrame({"qid": 1, "docid": np.arange(8000), "rel": np.arange(8000) / 7})
+    with pytest.raises(ta.InputError, match="8000 distinct values .* relevance_level="):
+        J.cohen_kappa(scores, scores)
+
+
+def test_alpha_and_bland_altman_intervals_are_scipys_percentile_bootstrap():
+    """The bootstrap resamples queries for every statistic: Krippendorff's α (krippendorff)
+    and the Bland–Altman bias (NumPy) recomputed on scipy.stats.bootstrap's resamples."""
+    import scipy.stats
+
+    judges = J.load_judges("llmjudge")
+    a, b = judges["Olz-gpt4o"], judges["h2oloo-zeroshot1"]
+    both = a.merge(b, on=["qid", "docid"])
+    qids = sorted(both["qid"].unique())
+    rows = [both.loc[both.qid == q, ["rel_x", "rel_y"]].to_numpy(float) for q in qids]
+
+    def resampled(statistic):
+        return scipy.stats.bootstrap(
+            (np.arange(len(qids)),), lambda idx: statistic(np.concatenate([rows[i] for i in idx])),
+            vectorized=False, n_resamples=150, method="percentile",
+            rng=np.random.default_rng(3)).confidence_interval
+
+    table = J.agreement(a, b, statistics=["alpha_interval"], n_resamples=150, seed=3)
+    want = resampled(lambda x: krippendorff.alpha(x.T, level_of_measurement="interval"))
+    assert close(table[["ci_low", "ci_high"]].to_numpy()[0], [want.low, want.high])
+    ba = J.bland_altman(a, b, confidence=0.95, n_resamples=150, seed=3).iloc[0]
+    want = resampled(lambda x: np.mean(x[:, 1] - x[:, 0]))
+    assert close([ba["bias_ci_low"], ba["bias_ci_high"]], [want.low, want.high])
+
+
+def test_cranfield_second_judge_is_the_scripts_stated_noise_model():
+    """examples/make_second_judge.py writes the shipped file byte for byte, and the file is
+    what its docstring says: every label within one grade of the assessors', on 0-4, 31 of
+    1,837 pairs unlabelled."""
+    import runpy
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    data = Path(ta.example_path("cranfield"))
+    script = runpy.run_path(str(root / "examples" / "make_second_judge.py"))
+    lines = (data / "qrels.txt").read_text().splitlines()
+    shipped = (data / "qrels_second_judge.txt").read_text()
+    assert "".join(script["second_judge"](lines)) == shipped
+    judges = J.load_judges("cranfield")
+    both = judges["assessors"].merge(judges["second"], on=["qid", "docid"])
+    step = both["rel_y"] - both["rel_x"]
+    assert step.abs().max() == 1 and both["rel_y"].between(0, 4).all()
+    assert len(judges["assessors"]) - len(both) == 31
+    # one up with probability 0.30 where the scale allows it, one down with 0.15
+    assert 0.25 < (step[both["rel_x"] < 4] > 0).mean() < 0.35
+    assert 0.1 < (step[both["rel_x"] > 0] < 0).mean() < 0.2

@@ -57,12 +57,11 @@ def confusion_matrix(reference: Frame | Mapping[str, Frame], other: Frame | None
     c = len(shown)
     if by == "qid":
         cells = conf.reshape(lab.n_q, -1)
-        data = {lab.qid_name: np.repeat(np.arange(lab.n_q), c * c), ref: shown * (c * lab.n_q),
-                oth: [g for g in shown for _ in range(c)] * lab.n_q,
-                "count": cells.ravel().astype(np.int64)}
-        data[ref], data[oth] = data[oth], data[ref]  # rows of the reference first
-        qids = lab.qids.gather(data[lab.qid_name])
-        data[lab.qid_name] = qids if lab.polars else qids.to_list()
+        # cells in the order of conf: query, then the reference's grade, then the other's
+        qids = lab.qids.gather(np.repeat(np.arange(lab.n_q), c * c))
+        data = {lab.qid_name: qids if lab.polars else qids.to_list(),
+                ref: [g for g in shown for _ in range(c)] * lab.n_q,
+                oth: shown * (c * lab.n_q), "count": cells.ravel().astype(np.int64)}
         return _frame(data, lab.polars)
     matrix = conf.sum(axis=0)
     if normalize is not None:

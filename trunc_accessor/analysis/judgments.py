@@ -31,6 +31,8 @@ WEIGHTS = {"cohen_kappa": None, "cohen_kappa_linear": "linear",
 #: judges.
 PAIR_STATISTICS = ("agreement", *WEIGHTS)
 ALL_STATISTICS = ("fleiss_kappa", *(f"alpha_{level}" for level in LEVELS))
+#: Queries × categories² above which the per-query matrices would not fit comfortably.
+MAX_CELLS = 50_000_000
 
 
 @dataclass
@@ -56,8 +58,13 @@ class _Labels:
 
     def grades(self) -> list:
         """The categories as the user wrote them (whole numbers as int)."""
-        c = self.categories
-        return [int(g) for g in c] if np.all(c == np.round(c)) else [float(g) for g in c]
+        return _shown(self.categories)
+
+
+def _shown(grades: np.ndarray) -> list:
+    """Grades as a list, whole numbers as int."""
+    return [int(g) for g in grades] if np.all(grades == np.round(grades)) \
+        else [float(g) for g in grades]
 
 
 def _judge_frames(args: tuple, names, function: str, two: bool) -> tuple[list, list[str]]:
@@ -160,10 +167,15 @@ def _read(args: tuple, names, *, function: str, missing: str = "drop", relevance
             where = units.row(row, named=True)
             raise InputError(f"{function}: judge {names[j]!r} gives grade {values[row, j]:g} "
                              f"to docid {where['docid']!r} of qid {where['qid']!r}, which is "
-                             f"not in grades={categories.tolist()}")
-    codes = np.where(present, np.searchsorted(categories, np.where(present, values, 0)), -1)
+                             f"not in grades={_shown(categories)}")
     q = units["qid"].rle_id().to_numpy().astype(np.int64)
     starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])
+    if len(starts) * len(categories) ** 2 > MAX_CELLS:
+        raise InputError(f"{function}: the labels take {len(categories)} distinct values over "
+                         f"{len(starts)} queries: agreement statistics compare categories "
+                         "(grades), not scores; round the labels or binarise them with "
+                         "relevance_level=")
+    codes = np.where(present, np.searchsorted(categories, np.where(present, values, 0)), -1)
     qids = units["qid"].gather(starts)
     return _Labels(names, picked[0][1][0], picked[0][1][1], units.select("qid", "docid"), qids, q,
                    values, codes.astype(np.int64), categories, _is_polars(frames[0]))

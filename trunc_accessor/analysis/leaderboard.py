@@ -61,7 +61,7 @@ def _common_queries(qrels_a, qrels_b, names) -> tuple[Any, Any]:
         if isinstance(frame, pl.DataFrame):
             text = frame[qid].cast(pl.String)
         else:
-            text = pl.Series(frame[qid].to_numpy(), dtype=None).cast(pl.String)
+            text = pl.Series(frame[qid].astype(str).to_numpy(), dtype=pl.String)
         picked.append((frame, qid, text))
         sets.append(set(text.unique().to_list()))
     common = sets[0] & sets[1]
