@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import io
 import itertools
 import warnings
 from importlib import resources
@@ -328,7 +329,7 @@ def test_robust03_original_is_rebuilt_byte_for_byte():
     blob = hashlib.sha1(b"blob %d\0" % len(original) + original).hexdigest()
     assert blob == "c433f771895a3dd28f7894f81c6616c46b95616e"
     loaded = J.load_judges("robust03")["original"]
-    want = pd.read_csv(pd.io.common.BytesIO(original), sep=" ", header=None,
+    want = pd.read_csv(io.BytesIO(original), sep=" ", header=None,
                        names=["qid", "it", "docid", "rel"], dtype={"qid": str})
     assert loaded["rel"].tolist() == want["rel"].tolist()
     assert (loaded["rel"] != J.load_judges("robust03")["modified"]["rel"]).sum() == 10

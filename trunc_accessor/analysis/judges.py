@@ -27,6 +27,15 @@ chance agreement 1) is NaN, with a warning saying for how many queries.
 * :func:`align` (the labels side by side), :func:`coverage`;
 * :func:`~trunc_accessor.analysis.leaderboard.leaderboard_agreement`: do two sets of qrels
   rank the systems alike; the plots of :mod:`.judges_plot`.
+
+References: J. Cohen, "A coefficient of agreement for nominal scales", Educational and
+Psychological Measurement 20(1), 1960 (κ = (p_o − p_e)/(1 − p_e)); J. Cohen, "Weighted
+kappa", Psychological Bulletin 70(4), 1968 (κ_w = 1 − Σ w·p_o / Σ w·p_e); J. L. Fleiss,
+"Measuring nominal scale agreement among many raters", Psychological Bulletin 76(5), 1971;
+K. Krippendorff, "Computing Krippendorff's alpha-reliability", University of Pennsylvania,
+2011 (α = 1 − D_o/D_e and the δ² of each level); J. M. Bland and D. G. Altman, "Statistical
+methods for assessing agreement between two methods of clinical measurement", Lancet
+1(8476), 1986.
 """
 from __future__ import annotations
 
