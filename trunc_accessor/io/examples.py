@@ -6,7 +6,7 @@ from importlib import resources
 
 from .._typing import Result
 from ..core.frames import InputError
-from .read import _check_library, read_qrels, read_run
+from .read import _as, _check_library, read_qrels, read_run
 
 
 def example_path(name: str) -> str:
@@ -101,18 +101,13 @@ def load_judges(name: str = "llmjudge", library: str | None = None) -> dict[str,
         folder = data.joinpath("llmjudge")
         return {j: read_qrels(str(folder.joinpath(f"{j}.txt.gz")), library) for j in LLMJUDGE}
     if name == "robust03":
-        import gzip
-        import io
-
         folder = data.joinpath("robust03")
-        modified = gzip.decompress(folder.joinpath("qrels.txt.gz").read_bytes())
-        # the original's labels of the ten pairs the modified copy changed, by (qid, docid)
-        changed = {_pair(line): line for line in folder.joinpath(
-            "qrels_original_labels.txt").read_bytes().splitlines(keepends=True)}
-        original = b"".join(changed.get(_pair(line), line)
-                            for line in modified.splitlines(keepends=True))
-        return {"original": read_qrels(io.BytesIO(original), library),
-                "modified": read_qrels(io.BytesIO(modified), library)}
+        modified = read_qrels(str(folder.joinpath("qrels.txt.gz")), "polars")
+        # the original's labels of the ten pairs the modified copy changed
+        fix = read_qrels(str(folder.joinpath("qrels_original_labels.txt")), "polars")
+        original = modified.update(fix, on=["qid", "docid"])
+        return {"original": _as(library, original.to_arrow()),
+                "modified": _as(library, modified.to_arrow())}
     if name == "cranfield":
         folder = data.joinpath("cranfield")
         return {"assessors": read_qrels(str(folder.joinpath("qrels.txt")), library),
@@ -120,8 +115,3 @@ def load_judges(name: str = "llmjudge", library: str | None = None) -> dict[str,
     raise InputError(f"load_judges: unknown judges {name!r}; the shipped ones are "
                      f"{list(JUDGES)}")
 
-
-def _pair(line: bytes) -> tuple[bytes, bytes]:
-    """(qid, docid) of a four-column qrels line."""
-    fields = line.split()
-    return fields[0], fields[2]
