@@ -4,7 +4,7 @@
 
 Cranfield has one set of judgments; to show what judge disagreement does to a leaderboard
 (``ta.judges.leaderboard_agreement``) the package ships a second judge made from the first
-with a stated, seeded noise model (``trunc_accessor/data/cranfield/qrels_second_judge.txt``,
+with a stated, seeded noise model (``trunc_accessor/data/judges/cranfield_second_judge.txt``,
 read by ``ta.judges.load_judges("cranfield")``). It is not a real assessor: it stands for a
 lenient judge that also skips a few documents.
 
@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-DATA = HERE.parent / "trunc_accessor" / "data" / "cranfield"
+DATA = HERE.parent / "trunc_accessor" / "data"
 SEED, SKIP, DOWN, UP = 2024, 0.02, 0.15, 0.70
 
 
@@ -47,9 +47,9 @@ def second_judge(lines: list[str]) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", type=Path, default=DATA / "qrels_second_judge.txt")
+    parser.add_argument("--out", type=Path, default=DATA / "judges" / "cranfield_second_judge.txt")
     args = parser.parse_args()
-    lines = (DATA / "qrels.txt").read_text().splitlines()
+    lines = (DATA / "cranfield" / "qrels.txt").read_text().splitlines()
     args.out.write_text("".join(second_judge(lines)))
     print(f"wrote {args.out}")
 

@@ -477,7 +477,7 @@ def test_cranfield_second_judge_is_the_scripts_stated_noise_model():
     data = Path(ta.example_path("cranfield"))
     script = runpy.run_path(str(root / "examples" / "make_second_judge.py"))
     lines = (data / "qrels.txt").read_text().splitlines()
-    shipped = (data / "qrels_second_judge.txt").read_text()
+    shipped = (data.parent / "judges" / "cranfield_second_judge.txt").read_text()
     assert "".join(script["second_judge"](lines)) == shipped
     judges = J.load_judges("cranfield")
     both = judges["assessors"].merge(judges["second"], on=["qid", "docid"])

@@ -46,7 +46,8 @@ def per_query() -> dict:
             run.setdefault(q, {})[d] = float(score)
         runs[path.name.removesuffix(".run.gz")] = run
     out = {}
-    for name, file in (("assessors", "qrels.txt"), ("second", "qrels_second_judge.txt")):
+    for name, file in (("assessors", "qrels.txt"),
+                       ("second", "../judges/cranfield_second_judge.txt")):
         evaluator = pytrec_eval.RelevanceEvaluator(_qrels(DATA / file), set(METRICS.values()))
         values = {s: evaluator.evaluate(r) for s, r in runs.items()}
         out[name] = {m: pd.DataFrame({s: {q: v[t] for q, v in values[s].items()}

@@ -87,7 +87,7 @@ def load_judges(name: str = "llmjudge", library: str | None = None) -> dict[str,
       (examples/make_second_judge.py: one grade up with probability 0.30, down with 0.15,
       2% of the pairs unlabelled); the seven Cranfield runs rank under both.
 
-    ``data/llmjudge/ORIGIN``, ``data/robust03/ORIGIN`` and ``data/cranfield/ORIGIN`` give
+    ``data/llmjudge/ORIGIN``, ``data/robust03/ORIGIN`` and ``data/judges/ORIGIN`` give
     sources, commits and licences. ``library``: ``"pandas"`` (default) or ``"polars"``.
 
     >>> import trunc_accessor
@@ -109,9 +109,9 @@ def load_judges(name: str = "llmjudge", library: str | None = None) -> dict[str,
         return {"original": _as(library, original.to_arrow()),
                 "modified": _as(library, modified.to_arrow())}
     if name == "cranfield":
-        folder = data.joinpath("cranfield")
-        return {"assessors": read_qrels(str(folder.joinpath("qrels.txt")), library),
-                "second": read_qrels(str(folder.joinpath("qrels_second_judge.txt")), library)}
+        return {"assessors": read_qrels(str(data.joinpath("cranfield", "qrels.txt")), library),
+                "second": read_qrels(str(data.joinpath("judges", "cranfield_second_judge.txt")),
+                                     library)}
     raise InputError(f"load_judges: unknown judges {name!r}; the shipped ones are "
                      f"{list(JUDGES)}")
 
