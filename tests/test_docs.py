@@ -17,7 +17,8 @@ import trunc_accessor as ta
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 MODULES = ("analysis.stats", "analysis.paired", "analysis.tukey", "analysis.agreement",
-           "analysis.plot", "analysis.properties")
+           "analysis.plot", "analysis.properties", "analysis.judges", "analysis.judges_detail",
+           "analysis.judges_plot", "analysis.leaderboard")
 
 
 def _documented() -> set[str]:

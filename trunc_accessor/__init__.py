@@ -27,6 +27,7 @@ from .frontends import polars as _polars_accessor  # noqa: F401  (registers pl.D
 from .io import example_path, load_example, read_qrels, read_run, write_run
 from .metrics.user import define, metric
 from .warn import (
+    AgreementWarning,
     DroppedQueriesWarning,
     EmptyResultWarning,
     IdentifierWarning,
@@ -40,6 +41,7 @@ __version__ = "0.1.0"
 # without pandas, SciPy, matplotlib or Dask: name → (module, attribute or None for the module)
 _LAZY = {
     "agreement": (".analysis.agreement", None),  # Kendall's tau, tau_AP, rank-biased overlap
+    "judges": (".analysis.judges", None),  # agreement between qrels: kappa, alpha, leaderboards
     "plot": (".analysis.plot", None),  # effort-gain and CRP plots (matplotlib)
     "stats": (".analysis.stats", None),  # paired tests, corrections, intervals (SciPy)
     "properties": (".analysis.properties", None),
@@ -51,6 +53,7 @@ _LAZY = {
 }
 
 __all__ = [
+    "AgreementWarning",
     "DroppedQueriesWarning",
     "EmptyResultWarning",
     "IdentifierWarning",
@@ -67,6 +70,7 @@ __all__ = [
     "evaluate_parquet",
     "example_path",
     "experiment",
+    "judges",
     "load_example",
     "metric",
     "metrics_table",

@@ -35,6 +35,12 @@ class SubtopicWarning(TruncAccessorWarning):
     document as relevant when it is relevant to any subtopic (its largest grade)."""
 
 
+class AgreementWarning(TruncAccessorWarning):
+    """Label agreement between judges: pairs left out because some judge did not label them
+    (``missing="drop"``), or a statistic that is undefined (NaN), such as κ of a query where
+    the judges used one grade only."""
+
+
 class EmptyResultWarning(TruncAccessorWarning):
     """Nothing to score (empty qrels and no ``queries=``, or an empty run with ``by=``): the
     result is empty."""

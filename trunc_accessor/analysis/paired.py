@@ -198,20 +198,30 @@ def _bootstrap_test(d, n_resamples, seed):
         # n ≤ 3 queries have at most C(2n − 1, n) ≤ 10 distinct resamples: no p-value
         return np.full(p_count, np.nan)
     observed = d.mean(axis=-1)
-    rng = np.random.default_rng(seed)
-    batch = max(1, _BATCH_ELEMENTS // n)
     count = np.zeros(p_count, dtype=np.int64)
     thresh = np.abs(observed) - _tolerance(observed, d)
+    for weights in _bootstrap_counts(n, n_resamples, seed):
+        means = (weights @ d.T) / n  # (k, P) resampled means, all pairs at once
+        count += np.count_nonzero(np.abs(means - observed) >= thresh, axis=0)
+    return (count + 1) / (n_resamples + 1)
+
+
+def _bootstrap_counts(n: int, n_resamples: int, seed):
+    """Bootstrap resamples of n items (queries) as count matrices, in chunks: yields (k, n)
+    int arrays whose row b counts how often each item is drawn in resample b; in all
+    ``n_resamples`` rows. The indices are ``default_rng(seed).integers(0, n, (k, n))``,
+    drawn chunk after chunk (one chunk, as ``scipy.stats.bootstrap`` draws them, while
+    k·n stays under about four million), so any statistic that is a sum over items is
+    resampled by one matrix product per chunk."""
+    rng = np.random.default_rng(seed)
+    batch = max(1, _BATCH_ELEMENTS // max(n, 1))
     done = 0
     while done < n_resamples:
         k = min(batch, n_resamples - done)
         idx = rng.integers(0, n, (k, n))
-        weights = np.bincount((idx + n * np.arange(k)[:, None]).ravel(),
-                              minlength=k * n).reshape(k, n)
-        means = (weights @ d.T) / n  # (k, P) resampled means, all pairs at once
-        count += np.count_nonzero(np.abs(means - observed) >= thresh, axis=0)
+        yield np.bincount((idx + n * np.arange(k)[:, None]).ravel(),
+                          minlength=k * n).reshape(k, n)
         done += k
-    return (count + 1) / (n_resamples + 1)
 
 
 # ---------------------------------------------------------------------------- the tests

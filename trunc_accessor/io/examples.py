@@ -6,7 +6,7 @@ from importlib import resources
 
 from .._typing import Result
 from ..core.frames import InputError
-from .read import _check_library, read_qrels, read_run
+from .read import _as, _check_library, read_qrels, read_run
 
 
 def example_path(name: str) -> str:
@@ -74,3 +74,55 @@ def load_example(name: str = "trec_eval", library: str | None = None) -> tuple[R
                            subtopics=True))
     raise InputError(f"load_example: unknown collection {name!r}; the shipped ones are "
                      f"{list(EXAMPLES)} (or pass library='pandas'/'polars')")
+
+
+JUDGES = ("llmjudge", "robust03", "cranfield")
+LLMJUDGE = ("willia-umbrela1", "Olz-gpt4o", "h2oloo-zeroshot1", "RMITIR-llama70B")
+
+
+def load_judges(name: str = "llmjudge", library: str | None = None) -> dict[str, Result]:
+    """Several judges' qrels over the same pairs, shipped with the package (offline), as
+    {judge name: qrels frame} for :mod:`trunc_accessor.judges`.
+
+    ``name``:
+
+    * ``"llmjudge"`` (default): four LLM judges of the LLMJudge challenge (SIGIR 2024 LLM4Eval
+      workshop; Rahmani et al., "Judging the Judges", 2025): each labels the same 4,423
+      TREC 2023 Deep Learning query–passage pairs (25 queries) on the 0–3 scale;
+      ``RMITIR-llama70B`` gives two labels of 5, outside the scale, as submitted.
+    * ``"robust03"``: the TREC 2003 Robust track qrels (128,796 graded judgments, 0–2) as
+      TrecTools ships them, ``"original"``, and its ``"modified"`` copy (ten non-relevant
+      judgments of topic 303 turned relevant; the qrels ``load_example("robust03")`` reads).
+    * ``"cranfield"``: Cranfield's ``"assessors"`` (the qrels of ``load_example("cranfield")``)
+      and a synthetic ``"second"`` judge made from them with a stated, seeded noise model
+      (examples/make_second_judge.py: one grade up with probability 0.30, down with 0.15,
+      2% of the pairs unlabelled); the seven Cranfield runs rank under both.
+
+    ``data/llmjudge/ORIGIN``, ``data/robust03/ORIGIN`` and ``data/judges/ORIGIN`` give
+    sources, commits and licences. ``library``: ``"pandas"`` (default) or ``"polars"``.
+
+    >>> import trunc_accessor
+    >>> judges = trunc_accessor.judges.load_judges("llmjudge")
+    >>> sorted(judges), len(judges["Olz-gpt4o"])
+    (['Olz-gpt4o', 'RMITIR-llama70B', 'h2oloo-zeroshot1', 'willia-umbrela1'], 4423)
+    """
+    library = _check_library("pandas" if library is None else library)
+    data = resources.files("trunc_accessor").joinpath("data")
+    if name == "llmjudge":
+        folder = data.joinpath("llmjudge")
+        return {j: read_qrels(str(folder.joinpath(f"{j}.txt.gz")), library) for j in LLMJUDGE}
+    if name == "robust03":
+        folder = data.joinpath("robust03")
+        modified = read_qrels(str(folder.joinpath("qrels.txt.gz")), "polars")
+        # the original's labels of the ten pairs the modified copy changed
+        fix = read_qrels(str(folder.joinpath("qrels_original_labels.txt")), "polars")
+        original = modified.update(fix, on=["qid", "docid"])
+        return {"original": _as(library, original.to_arrow()),
+                "modified": _as(library, modified.to_arrow())}
+    if name == "cranfield":
+        return {"assessors": read_qrels(str(data.joinpath("cranfield", "qrels.txt")), library),
+                "second": read_qrels(str(data.joinpath("judges", "cranfield_second_judge.txt")),
+                                     library)}
+    raise InputError(f"load_judges: unknown judges {name!r}; the shipped ones are "
+                     f"{list(JUDGES)}")
+
