@@ -55,12 +55,20 @@ IR_MEASURES = {
     "Success": ("success", {}, "k", "mean"), "infAP": ("infap", {}, None, "mean"),
     "Compat": ("compat", {}, None, "mean"),
     "SetRelP": ("set_relative_precision", {}, None, "mean"),
+    # the C/W/L measures ir_measures computes with cwl_eval, and its Accuracy
+    "INST": ("inst", {}, None, "mean"), "INSQ": ("insq", {}, None, "mean"),
+    "BPM": ("bpm", {}, "k", "mean"), "SDCG": ("sdcg", {}, "k", "mean"),
+    "NERR8": ("nerr8", {}, "k", "mean"), "NERR9": ("nerr9", {}, "k", "mean"),
+    "NERR10": ("nerr10", {}, None, "mean"), "NERR11": ("nerr11", {}, None, "mean"),
+    "Accuracy": ("accuracy", {}, "k", "mean"),
 }
+# ir_measures' names of the C/W/L gain scale: gains run from 0 at min_rel to 1 at max_rel
+IR_MEASURES_PARAMS = {"min_rel": "min_grade", "max_rel": "max_grade"}
 # ir_measures' own aliases of the names above
 for _alias, _name in (("BPref", "Bpref"), ("MAP", "AP"), ("MRR", "RR"), ("NDCG", "nDCG"),
                       ("Precision", "P"), ("Recall", "R"), ("RPrec", "Rprec")):
     IR_MEASURES[_alias] = IR_MEASURES[_name]
-_IRM_FORM = re.compile(r"^([A-Za-z]+)(?:\((.*)\))?(?:@([^@()]+))?$")
+_IRM_FORM = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)(?:\((.*)\))?(?:@([^@()]+))?$")
 
 
 def _ir_measures(spec: str) -> list[Named] | None:
@@ -82,6 +90,11 @@ def _ir_measures(spec: str) -> list[Named] | None:
         given["graded"] = True  # ir_measures' RBP without rel= uses graded gains
     if name == "ndcg" and given.pop("dcg", "log2") == "exp-log2":
         given["gains"] = "exponential"
+    for irm, ours in IR_MEASURES_PARAMS.items():
+        if irm in given:
+            given[ours] = given.pop(irm)
+    if name == "sdcg" and given.get("dcg") == "log2":
+        del given["dcg"]  # SDCG's only discount in ir_measures
     return [Named(spec, _m(name, **{**params, **given}), summary)]
 
 
