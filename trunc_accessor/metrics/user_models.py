@@ -73,6 +73,7 @@ from ..core.registry import (
     Param,
     ParameterError,
     check_k,
+    check_p,
     check_positive,
     check_positive_or_none,
     is_real,
@@ -88,7 +89,9 @@ CWL = ("Moffat, Bailey, Scholer & Thomas, 'Incorporating user expectations and b
        "SIGIR 2019 (cwl_eval, which ir_measures runs)")
 NERR_PAPER = ("Azzopardi, Mackenzie & Moffat, 'ERR is not C/W/L: Exploring the relationship "
               "between expected reciprocal rank and other metrics', ICTIR 2021")
-UNDEFINED = "Never undefined: 0 for an empty ranking (the user reads only gain-0 documents)."
+UNDEFINED = ("Never undefined: 0 for an empty ranking (the user reads only gain-0 documents) "
+             "and whenever no retrieved grade lies above min_grade; the gains do not depend on "
+             "relevance_level, so R = 0 is scored like any other query.")
 LINEAR_TIES = ("Exact: the weights are fixed per position, so every gain is replaced by its "
                "tie group's mean gain (McSherry & Najork 2008).")
 ADAPTIVE_TIES = ("Refused where the order matters: the weights depend on the gains read "
@@ -99,7 +102,7 @@ ADAPTIVE_TIES = ("Refused where the order matters: the weights depend on the gai
                  "mean gain, which is then exact.")
 
 
-def _check_grade(x):
+def check_grade(x):
     """A finite grade (the bottom of the gain scale)."""
     if not is_real(x) or not math.isfinite(x):
         raise ValueError(f"must be a finite number, not {x!r}")
@@ -108,21 +111,28 @@ def _check_grade(x):
 
 T_PARAM = Param("T", 1.0, check_positive,
                 "T: the gain the user sets out to find, in units of the top grade's gain")
-MIN_GRADE = Param("min_grade", 0.0, _check_grade,
+MIN_GRADE = Param("min_grade", 0.0, check_grade,
                   "grades at or below it gain 0 (ir_measures' min_rel)")
 MAX_GRADE = Param("max_grade", None, check_positive_or_none,
                   "grade of gain 1 (ir_measures' max_rel); None: the largest grade of the qrels")
 DEPTH = Param("depth", 1000, check_k,
               "length of the list the user model runs over: the ranking cut there and padded "
               "with gain-0 documents (cwl_eval's max_n, 1,000); None: a list without end")
-NERR_P = Param("p", 0.9, lambda p: _unit_open(p),
+NERR_P = Param("p", 0.9, check_p,
                "the patience of NERR10's C_i = p(1 − g_i) (ir_measures' default 0.9)")
 
 
-def _unit_open(p):
-    if not is_real(p) or not 0 < p < 1:
-        raise ValueError(f"must be a number in the open interval (0, 1), not {p!r}")
-    return float(p)
+def check_inst_T(T):
+    """INST's T: a finite number ≥ 1/4, so that every C_i = ((a − 1)/a)², a = i + 2T − G_i ≥
+    2T, stays a probability (below, C_i can exceed 1 and the weights overflow)."""
+    if not is_real(T) or not math.isfinite(T) or T < 0.25:
+        raise ValueError(f"must be a finite number ≥ 1/4 (below, INST's continuation "
+                         f"probabilities can exceed 1), not {T!r}")
+    return float(T)
+
+
+INST_T = Param("T", 1.0, check_inst_T,
+               "T ≥ 1/4: the gain the user sets out to find, in units of the top grade's gain")
 
 
 # --------------------------------------------------------------------------- special functions
@@ -162,13 +172,36 @@ def digamma(x: np.ndarray) -> np.ndarray:
     return acc + series
 
 
-def _inverse_square_sum(lo: np.ndarray, hi, shift: np.ndarray) -> np.ndarray:
-    """Σ_{m=lo}^{hi−1} 1/(m + shift)² (lo + shift > 0), hi = None for no end."""
-    lo = np.asarray(lo, dtype=np.float64)
-    out = trigamma(lo + shift)
-    if hi is not None:
-        out = out - trigamma(np.maximum(float(hi), lo) + shift)
-    return np.maximum(out, 0.0)
+# ψ'(x) ~ Σ_k c_k x^−k (Abramowitz & Stegun 6.4.12), k = 1 … 15
+_TRIGAMMA_SERIES = (1.0, 1 / 2, 1 / 6, 0.0, -1 / 30, 0.0, 1 / 42, 0.0, -1 / 30, 0.0, 5 / 66, 0.0,
+                    -691 / 2730, 0.0, 7 / 6)
+
+
+def padding_sum(a, L) -> np.ndarray:
+    """P(a, L) = Σ_{m=0}^{L−1} (a/(a + m))² = a² (ψ'(a) − ψ'(a + L)) for a > 0, L ≥ 0 (inf: no
+    end): the sum of the E_i of a gain-0 padding, relative to the first, for the measures
+    whose C_i = ((j − 1)/j)² with j growing by 1 a position (INSQ, NERR11, INST past the
+    ranking). Never formed as a difference of two trigammas, which cancels for large a:
+    P(a, L) = 1 − (a/(a + L))² + (a/(a + 1))² P(a + 1, L) up to a ≥ 16, then the series
+    termwise, c_k a^(2−k) (1 − (a/(a + L))^k), the bracket as −expm1(−k log1p(L/a))."""
+    a = np.array(a, dtype=np.float64, copy=True)
+    L = np.broadcast_to(np.asarray(L, dtype=np.float64), a.shape).copy()
+    acc, scale = np.zeros_like(a), np.ones_like(a)
+    while True:
+        low = (a < 16.0) & (L > 0)
+        if not low.any():
+            break
+        al, Ll = a[low], L[low]
+        acc[low] += scale[low] * (1.0 - (al / (al + Ll)) ** 2)
+        scale[low] *= (al / (al + 1.0)) ** 2
+        a[low] += 1.0
+    with np.errstate(invalid="ignore"):
+        log_ratio = np.log1p(L / a)  # inf for L = inf
+    series = np.zeros_like(a)
+    for k, c in enumerate(_TRIGAMMA_SERIES, start=1):
+        if c:
+            series += c * a ** (2.0 - k) * -np.expm1(-k * log_ratio)
+    return acc + scale * np.where(L > 0, series, 0.0)
 
 
 def _harmonic_sum(lo: np.ndarray, hi) -> np.ndarray:
@@ -295,7 +328,8 @@ def insq(prep: Prepared, level: float, T=1.0, min_grade=0.0, max_grade=None,
     """INSQ: the C/W/L measure with C_i = ((i + 2T − 1)/(i + 2T))² (Moffat, Scholer & Thomas,
     ADCS 2012), so E_i = (2T/(i − 1 + 2T))² and INSQ = Σ_i E_i g_i / Σ_i E_i over the
     ``depth`` positions of the list (module docstring: gains in [0, 1], padding), the sum of
-    E_i being (2T)² (ψ'(2T) − ψ'(depth + 2T)), ψ' the trigamma function. T is the gain the
+    E_i being (2T)² (ψ'(2T) − ψ'(depth + 2T)), ψ' the trigamma function (summed without
+    cancellation, :func:`padding_sum`). T is the gain the
     user wants; it sets a patience that does not adapt to what is found (INST does).
 
     >>> from trunc_accessor.single import insq
@@ -308,7 +342,7 @@ def insq(prep: Prepared, level: float, T=1.0, min_grade=0.0, max_grade=None,
     g = prep.group_mean(cwl_gains(prep, min_grade, max_grade, "insq"))[rows]
     i = prep.pos[rows].astype(np.float64)
     E = (2 * T / (i - 1 + 2 * T)) ** 2
-    Z = (2 * T) ** 2 * _inverse_square_sum(np.zeros(1), depth, 2 * T)[0]
+    Z = padding_sum(np.array([2 * T]), np.inf if depth is None else depth)[0]
     return prep.seg_sum(_spread(prep, rows, E * g)) / Z
 
 
@@ -348,7 +382,7 @@ def sdcg(prep: Prepared, level: float, k=None, min_grade=0.0, max_grade=None,
 
 
 # --------------------------------------------------------------------------- INST
-@register("inst", params=(T_PARAM, MIN_GRADE, MAX_GRADE, DEPTH),
+@register("inst", params=(INST_T, MIN_GRADE, MAX_GRADE, DEPTH),
           citation="Moffat, Bailey, Scholer & Thomas, 'INST: An adaptive metric for information "
                    "retrieval evaluation', ADCS 2015 (C_i = ((i + T + T_i − 1)/(i + T + T_i))², "
                    "T_i = T − G_i); " + CWL + ".",
@@ -361,7 +395,7 @@ def inst(prep: Prepared, level: float, T=1.0, min_grade=0.0, max_grade=None,
     nothing reads on. INST = Σ_i E_i g_i / Σ_i E_i, E_i = Π_{j<i} C_j, over the ``depth``
     positions of the list (module docstring). Past the ranking (length n, gain G_n) the C_i
     telescope, so the padding's E_i sum to E_{n+1} (n + b)² (ψ'(n + b) − ψ'(depth + b)),
-    b = 2T − G_n, ψ' the trigamma function.
+    b = 2T − G_n, ψ' the trigamma function. T ≥ 1/4 keeps every C_i a probability.
 
     >>> from trunc_accessor.single import inst
     >>> round(inst([1, 0, 1], T=1.0, max_grade=1), 6)  # cwl_eval's value
@@ -392,7 +426,7 @@ def inst(prep: Prepared, level: float, T=1.0, min_grade=0.0, max_grade=None,
     has = offsets[1:] > offsets[:-1]
     G_n[has] = G[last[has]]
     b = 2 * T - G_n
-    tail = (n + b) ** 2 * _inverse_square_sum(n, depth, b)
+    tail = padding_sum(n + b, np.inf if depth is None else np.maximum(depth - n, 0.0))
     num = np.bincount(seg, weights=before * g, minlength=prep.n_segments)
     den = np.bincount(seg, weights=before, minlength=prep.n_segments)
     den = den + np.where(through > 0, through * tail, 0.0)
@@ -572,8 +606,10 @@ def nerr11(prep: Prepared, level: float, T=1.0, min_grade=0.0, max_grade=None,
     >>> round(nerr11([0, 1, 0], T=2.0, max_grade=1), 6)  # E = 1, 16/25, then 0: 16/41
     0.390244
     """
-    def tail(n):
-        return (2 * T) ** 2 * _inverse_square_sum(n, depth, 2 * T)
+    def tail(n):  # (2T)² Σ_{m=n}^{depth−1} 1/(m + 2T)²
+        a = 2 * T
+        return (a / (a + n)) ** 2 * padding_sum(
+            a + n, np.inf if depth is None else np.maximum(depth - n, 0.0))
 
     return _nerr(prep, "nerr11", min_grade, max_grade, depth,
                  lambda i: (2 * T / (i - 1 + 2 * T)) ** 2, tail)
@@ -584,9 +620,10 @@ def nerr11(prep: Prepared, level: float, T=1.0, min_grade=0.0, max_grade=None,
           citation="ir_measures' Accuracy (MacAvaney, Macdonald & Ounis, 'Streamlining "
                    "evaluation with ir-measures', ECIR 2022): the pairwise accuracy of the "
                    "ranking on its relevant and non-relevant documents.",
-          undefined=("Undefined when the top k holds no relevant document or no non-relevant "
-                     "one (no pair to order): ir_measures leaves out the first case and fails "
-                     "with a division by zero in the second."),
+          undefined=("Undefined when the top k holds no relevant document (so whenever R = 0) "
+                     "or no non-relevant one (so for an empty ranking): there is no pair to "
+                     "order. ir_measures leaves out "
+                     "the first case and fails with a division by zero in the second."),
           ties=("Exact: a pair inside a tie group is in order with probability 1/2; when k "
                 "cuts a tie group that mixes relevant and non-relevant documents, the number "
                 "of its relevant documents above k is hypergeometric and the value is averaged "
