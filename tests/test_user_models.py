@@ -165,6 +165,27 @@ def test_ir_measures_test_files_expected_values():
             assert got.loc[qid, spec] == pytest.approx(float(value), abs=5e-5), (spec, qid)
 
 
+def test_command_line_takes_parameter_lists_in_parentheses(capsys):
+    """-m splits at commas, but not inside parentheses (nor in trec_eval's P.5,10): cwl_eval's
+    values that ir_measures' tests assert (4 decimals), per query."""
+    from trunc_accessor.io.cli import main
+
+    files = [str(need(DATA / "ir_measures" / f)) for f in ("cwl.qrels", "cwl.run")]
+    assert main(["-q", "--ties", "first", "-m", "INST(T=2.0, max_rel=1),NERR9(max_rel=1)@10",
+                 "-m", "map,P.5,10", *files]) == 0
+    printed = {}
+    for line in capsys.readouterr().out.splitlines():
+        label, qid, value = line.split("\t")
+        printed[(label.strip(), qid)] = value
+    want = {("INST(T=2.0, max_rel=1)", q): v for q, v in
+            (("T1", "0.5994"), ("T2", "0.6924"), ("T3", "0.1397"))}
+    want |= {("NERR9(max_rel=1)@10", q): v for q, v in
+             (("T1", "1.0000"), ("T2", "1.0000"), ("T3", "0.0680"))}
+    want |= {("map", "T1"): "0.7087", ("P_5", "T3"): "0.0000", ("P_10", "T2"): "0.6000"}
+    for key, value in want.items():
+        assert printed[key] == value, key
+
+
 # --------------------------------------------------------------------------- names
 def test_ir_measures_names_and_objects_parse_to_ours():
     cases = {"INST(T=1.0, max_rel=1)": "inst(max_grade=1)",
