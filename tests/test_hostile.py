@@ -492,6 +492,11 @@ METRIC_DOMAINS = {("utility", "collection_size"): lambda x: whole(x, 0),
                   # NRBP's patience β is a probability
                   **dict.fromkeys([("nrbp", "beta"), ("nnrbp", "beta")],
                                   lambda x: real(x) and math.isfinite(x) and 0 <= x <= 1)}
+# the C/W/L measures: T > 0 (INST: ≥ 1/4), min_grade any finite grade (ir_measures' min_rel)
+DOMAINS["T"] = lambda x: real(x) and math.isfinite(x) and x > 0
+METRIC_DOMAINS[("inst", "T")] = lambda x: real(x) and math.isfinite(x) and x >= 0.25
+for _cwl in ("insq", "inst", "bpm", "sdcg", "nerr8", "nerr9", "nerr10", "nerr11"):
+    METRIC_DOMAINS[(_cwl, "min_grade")] = lambda x: real(x) and math.isfinite(x)
 ODD_VALUES = [None, 0, -1, 1, 3, 0.5, 2.5, 2.0, float("inf"), -float("inf"), float("nan"), 1e300,
               2 ** 60, True, False, "x", "exponential", 1 + 1j, [1], {1: 2.0}, {1: float("nan")},
               {"a": 1}, np.float64(0.25), np.int64(4), np.nan, 10 ** 30, 10 ** 9]

@@ -61,13 +61,20 @@ IR_MEASURES = {
     "NRBP": ("nrbp", {}, None, "mean"), "nNRBP": ("nnrbp", {}, None, "mean"),
     "AP_IA": ("map_ia", {}, None, "mean"), "P_IA": ("p_ia", {}, "k", "mean"),
     "StRecall": ("s_recall", {}, "k", "mean"),
+    # the C/W/L measures ir_measures computes with cwl_eval, and its Accuracy
+    "INST": ("inst", {}, None, "mean"), "INSQ": ("insq", {}, None, "mean"),
+    "BPM": ("bpm", {}, "k", "mean"), "SDCG": ("sdcg", {}, "k", "mean"),
+    "NERR8": ("nerr8", {}, "k", "mean"), "NERR9": ("nerr9", {}, "k", "mean"),
+    "NERR10": ("nerr10", {}, None, "mean"), "NERR11": ("nerr11", {}, None, "mean"),
+    "Accuracy": ("accuracy", {}, "k", "mean"),
 }
-_DIVERSITY = ("alpha_ndcg", "alpha_dcg", "err_ia", "nerr_ia", "map_ia", "p_ia")
+# ir_measures' names of the C/W/L gain scale: gains run from 0 at min_rel to 1 at max_rel
+IR_MEASURES_PARAMS = {"min_rel": "min_grade", "max_rel": "max_grade"}
 # ir_measures' own aliases of the names above
 for _alias, _name in (("BPref", "Bpref"), ("MAP", "AP"), ("MRR", "RR"), ("NDCG", "nDCG"),
                       ("Precision", "P"), ("Recall", "R"), ("RPrec", "Rprec")):
     IR_MEASURES[_alias] = IR_MEASURES[_name]
-_IRM_FORM = re.compile(r"^([A-Za-z_]+)(?:\((.*)\))?(?:@([^@()]+))?$")
+_IRM_FORM = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)(?:\((.*)\))?(?:@([^@()]+))?$")
 
 
 def _ir_measures(spec: str) -> list[Named] | None:
@@ -87,12 +94,17 @@ def _ir_measures(spec: str) -> list[Named] | None:
         name = "set_relative_precision"  # ir_measures' SetRelP is SetP(relative=True)
     if name == "rbp" and "rel" not in given:
         given["graded"] = True  # ir_measures' RBP without rel= uses graded gains
-    if IR_MEASURES[m.group(1)][0] in _DIVERSITY and given.pop("judged_only", False) is not False:
+    if given.pop("judged_only", False) is not False:  # ir_measures' default False: no-op
         raise ParameterError(f"in {spec!r}: judged_only=True is not offered per measure; "
                              "evaluate(..., judged_only=True) leaves out unjudged documents "
                              "for every measure of a call")
     if name == "ndcg" and given.pop("dcg", "log2") == "exp-log2":
         given["gains"] = "exponential"
+    for irm, ours in IR_MEASURES_PARAMS.items():
+        if irm in given:
+            given[ours] = given.pop(irm)
+    if name == "sdcg" and given.get("dcg") == "log2":
+        del given["dcg"]  # SDCG's only discount in ir_measures
     return [Named(spec, _m(name, **{**params, **given}), summary)]
 
 

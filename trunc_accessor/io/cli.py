@@ -96,17 +96,21 @@ def build_parser() -> argparse.ArgumentParser:
 def _split_measures(values: list[str]) -> list[str]:
     """``-m`` values: comma-separated names, except inside a trec_eval parameter list
     (``P.5,10``, ``iprec_at_recall..10,.20``, ``ndcg.1=3,2=9``, ``utility.2,-1,0,0``), whose
-    commas separate parameters: ``map,P.5,10`` is map, P_5 and P_10."""
+    commas separate parameters: ``map,P.5,10`` is map, P_5 and P_10; and inside parentheses
+    (``INST(T=1.0,max_rel=3)``, ``RBP(p=0.8,rel=2)``)."""
     out: list[str] = []
     for value in values:
+        open_paren = False
         for token in filter(None, value.split(",")):
             previous = out[-1] if out else ""
             base = previous.split(".", 1)[0]
             in_list = "." in previous and base in trec_dialect.BY_NAME
-            if in_list and re.fullmatch(r"-?[\d.]+(=-?[\d.]+)?|\w+=-?[\d.]+", token):
+            if open_paren or (in_list and re.fullmatch(r"-?[\d.]+(=-?[\d.]+)?|\w+=-?[\d.]+",
+                                                       token)):
                 out[-1] = previous + "," + token
             else:
                 out.append(token)
+            open_paren = out[-1].count("(") > out[-1].count(")")
     return out
 
 
