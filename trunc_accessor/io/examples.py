@@ -33,7 +33,8 @@ def load_example(name: str = "trec_eval", library: str | None = None) -> tuple[R
       (``examples/make_cranfield_runs.py``).
 
     * ``"robust03"``: a real TREC 2003 Robust track run (``uic0301``, 100 topics, up to
-      1,000 documents each, no ties) and the track's binary qrels (``data/robust03/ORIGIN``).
+      1,000 documents each, no ties) and the track's qrels as trectools ships them (graded
+      0–2; ten judgments of topic 303 changed from 0 to 1: ``data/robust03/ORIGIN``).
 
     * ``"web2012"``: diversity. Topics 151–160 of the TREC 2012 Web track: its diversity
       qrels (qid, subtopic, docid, rel; grades −2 (spam) to 4) and four Indri baseline runs
