@@ -388,6 +388,11 @@ def _redundancy(space, measure, L, C, tol):
 # --------------------------------------------------------------------------- API
 def _measure(metric, params) -> Measure:
     m = parse(metric)
+    if m.metric.subtopics:
+        raise ParameterError(
+            f"{m.metric.name} is a diversity measure: it reads which subtopics each document "
+            "is relevant to, and the seven properties are stated for graded rankings of one "
+            "topic, so they are not checked for it")
     if params:
         level = m.level
         m = get_metric(m.metric.name).measure(**{**m.kwargs, **params}).with_level(level)
