@@ -139,49 +139,67 @@ def _gain_sum(prep: Prepared, p: _Pairs, kind: str, param, alpha: float) -> np.n
     key = ("diversity_sum", id(p), kind, param, alpha)
     if key not in prep._cache:
         weight = {"dcg": _dcg_weight, "rr": _rr_weight, "rbp": _rbp_weight}[kind](param)
-        prep._cache[key] = _expected_sum(prep, p, weight, _decay(alpha, max(len(p.row), 1)))
+        prep._cache[key] = _expected_sum(prep, p, weight, alpha)
     return prep._cache[key]
 
 
-def _expected_sum(prep: Prepared, p: _Pairs, weight, decay: np.ndarray) -> np.ndarray:
+def _expected_sum(prep: Prepared, p: _Pairs, weight, alpha: float) -> np.ndarray:
     """Per segment, Σ over the relevant pairs of (1 − α)^{c_s(i)} · weight(i), its exact mean
     over tie orders (module docstring). ``weight`` maps 1-based positions to weights (0
     beyond a cut-off)."""
     if len(p.row) == 0:
         return np.zeros(prep.n_segments)
+    terms = _position_terms(prep, p, alpha)
+    return np.bincount(terms[0], weights=weight(terms[1]) * terms[2], minlength=prep.n_segments)
+
+
+def _position_terms(prep: Prepared, p: _Pairs, alpha: float):
+    """(segment, position, coefficient) of every position a relevant pair can occupy, such
+    that Σ coefficient · weight(position) per segment is the mean over tie orders of
+    Σ (1 − α)^{c_s(i)} · weight(i) for any weights: a pair alone in its tie group has its
+    own position and coefficient (1 − α)^{c_s}·w_s; the k pairs of one subtopic in a group
+    of n positions (t before it, c before the group) give each position t + j the
+    coefficient (k/n)·E[(1 − α)^{c + X}]·w_s, X hypergeometric (module docstring). Weight-free,
+    so computed once per call and α."""
+    key = ("diversity_terms", id(p), alpha)
+    if key in prep._cache:
+        return prep._cache[key]
+    decay = _decay(alpha, max(len(p.row), 1))
     gid = prep.gid[p.row]
-    size = prep.g_size[gid]
-    plain = size == 1
-    total = np.bincount(p.seg[plain],
-                        weights=decay[p.index[plain]] * weight(p.pos[plain]) * p.wt[plain],
-                        minlength=prep.n_segments)
-    if plain.all():
-        return total
-    # blocks of equal (segment, subtopic, tie group) with more than one position
-    tied = np.flatnonzero(~plain)
-    bkey = p.key[tied] * np.int64(prep.n_groups + 1) + gid[tied]
-    first = np.ones(len(tied), dtype=bool)
-    first[1:] = bkey[1:] != bkey[:-1]
-    heads = tied[first]
-    k = np.diff(np.append(np.flatnonzero(first), len(tied)))  # relevant docs in the block
-    c0 = p.index[heads]  # relevant docs of the subtopic in earlier groups
-    g = gid[heads]
-    n, t, seg = prep.g_size[g], prep.g_start[g], p.seg[heads]
-    # cells: the block's positions j = 1..n
-    cell = np.repeat(np.arange(len(heads)), n)
-    j = np.arange(len(cell)) - np.repeat(np.cumsum(n) - n, n) + 1
-    nc, kc = n[cell], k[cell]
-    lf = log_factorials(int(n.max()))
-    inner = np.zeros(len(cell))
-    for x in range(int(k.max())):
-        live = (x <= j - 1) & (x <= kc - 1)
-        if not live.any():
-            break
-        # P(x of the other k − 1 lie in the j − 1 positions before j): hypergeometric
-        prob = _hypergeom(kc - 1, nc - kc, j - 1, x, lf)
-        inner += np.where(live, decay[np.minimum(c0[cell] + x, len(decay) - 1)] * prob, 0.0)
-    value = weight((t[cell] + j).astype(np.float64)) * (kc / nc) * inner * p.wt[heads][cell]
-    return total + np.bincount(seg[cell], weights=value, minlength=prep.n_segments)
+    plain = prep.g_size[gid] == 1
+    seg = [p.seg[plain]]
+    pos = [p.pos[plain]]
+    coef = [decay[p.index[plain]] * p.wt[plain]]
+    if not plain.all():
+        # blocks of equal (segment, subtopic, tie group) with more than one position
+        tied = np.flatnonzero(~plain)
+        bkey = p.key[tied] * np.int64(prep.n_groups + 1) + gid[tied]
+        first = np.ones(len(tied), dtype=bool)
+        first[1:] = bkey[1:] != bkey[:-1]
+        heads = tied[first]
+        k = np.diff(np.append(np.flatnonzero(first), len(tied)))  # relevant docs in the block
+        c0 = p.index[heads]  # relevant docs of the subtopic in earlier groups
+        g = gid[heads]
+        n, t = prep.g_size[g], prep.g_start[g]
+        # cells: the block's positions j = 1..n
+        cell = np.repeat(np.arange(len(heads)), n)
+        j = np.arange(len(cell)) - np.repeat(np.cumsum(n) - n, n) + 1
+        nc, kc = n[cell], k[cell]
+        lf = log_factorials(int(n.max()))
+        inner = np.zeros(len(cell))
+        for x in range(int(k.max())):
+            live = (x <= j - 1) & (x <= kc - 1)
+            if not live.any():
+                break
+            # P(x of the other k − 1 lie in the j − 1 positions before j): hypergeometric
+            prob = _hypergeom(kc - 1, nc - kc, j - 1, x, lf)
+            inner += np.where(live, decay[np.minimum(c0[cell] + x, len(decay) - 1)] * prob, 0.0)
+        seg.append(p.seg[heads][cell])
+        pos.append((t[cell] + j).astype(np.float64))
+        coef.append((kc / nc) * inner * p.wt[heads][cell])
+    out = np.concatenate(seg), np.concatenate(pos), np.concatenate(coef)
+    prep._cache[key] = out
+    return out
 
 
 def _hypergeom(good: np.ndarray, bad: np.ndarray, draws: np.ndarray, x: int,
