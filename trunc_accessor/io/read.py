@@ -3,6 +3,7 @@ file or several, told apart by their run tags) and :func:`read_qrels`; the parsi
 :mod:`.parse`'s."""
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import cast
 
@@ -100,12 +101,27 @@ def read_qrels(path: Source, library: str = "pandas") -> Result:
     a whole number, else float64). Four fields per line (``qid iter docid rel``) or, when
     the first data line has three, ``qid docid rel``; ``path`` as for :func:`read_run`.
 
+    ``path`` may also name a test collection of ir_datasets, ``"irds:<dataset id>"`` (e.g.
+    ``"irds:msmarco-passage/dev/small"``; an existing file of that name is read as a file),
+    or be an ir_datasets dataset object: its ``qrels_iter()`` gives the frame (qid and docid
+    as strings). This needs ir_datasets (``pip install "trunc_accessor[datasets]"``), which
+    fetches the collection's files on first use. The frame remembers the dataset's
+    official measures, which ``evaluate(qrels, "official")`` then uses
+    (:mod:`trunc_accessor.io.irds`).
+
     >>> import trunc_accessor
     >>> qrels = trunc_accessor.read_qrels(trunc_accessor.example_path("qrels.test"))
     >>> qrels.columns.tolist(), str(qrels["rel"].dtype)
     (['qid', 'docid', 'rel'], 'int64')
     """
     _check_library(library)
+    from . import irds
+
+    if irds.is_dataset(path) or (irds.is_irds(path) and not os.path.exists(path)):
+        ds = path if irds.is_dataset(path) else irds.load(path)
+        label = path if isinstance(path, str) else f"dataset {type(path).__name__}"
+        frame = _as(library, irds.qrels_table(ds, label))
+        return irds.remember(frame, irds.official(ds), label)
     _fmt, raw, _where, _stem = _parse(path, (_QRELS4, _QRELS3))
     table = pa.table([raw["qid"], raw["docid"], _whole_or_float(raw["rel"])],
                      names=["qid", "docid", "rel"])
