@@ -3,7 +3,7 @@
 Every method and normalisation of ranx 0.3.21's ``fuse`` (Bassani & Romelli, "ranx.fuse:
 A Python Library for Metasearch", CIKM 2022), computed over all queries at once from
 pandas or Polars frames (eager or lazy), answering a run frame (qid, docid, score, rank) of
-the caller's library. Methods: :mod:`.methods`; normalisations: :mod:`.normalize`; what the
+the caller's library. Methods: :mod:`.methods`; normalisations: :mod:`.normalization`; what the
 trained methods learn: :mod:`.learn`; grid search and cross-validation: :mod:`.optimize`.
 
 Where this library chooses (ranx leaves it to chance or to the input order):
@@ -49,7 +49,7 @@ from .methods import (
     get_method,
     weights_array,
 )
-from .normalize import NORMS, SCORE_NORMS, check_norm, normalise
+from .normalization import NORMS, SCORE_NORMS, check_norm, normalise
 
 __all__ = ["FUSION_TIES", "METHODS", "MISSING", "NORMS", "FusionModel", "FusionSearch",
            "fit_fusion", "fuse", "normalize", "optimize_fusion"]
@@ -155,7 +155,7 @@ def fuse(runs, method="rrf", norm="min-max", *, by="system", ties="average",
         :class:`FusionModel` (then ``norm``, ``ties`` and the parameters are the model's).
     norm : str or None, default "min-max"
         ``min-max``, ``min-max-inverted``, ``max``, ``sum``, ``zmuv``, ``rank``,
-        ``borda`` or None, per query per run (see :mod:`.normalize`).
+        ``borda`` or None, per query per run (see :mod:`.normalization`).
     by : str or list, default "system"
         The column(s) that name the runs of a long frame.
     ties : {"average", "first", "trec_eval"}
@@ -205,7 +205,7 @@ def fuse(runs, method="rrf", norm="min-max", *, by="system", ties="average",
 
 def normalize(runs, norm="min-max", *, by="system", ties="average"):
     """The runs normalised per query per run, as the fusion methods see them (ranx's
-    ``normalize``; the formulas are in :mod:`.normalize`).
+    ``normalize``; the formulas are in :mod:`.normalization`).
 
     Returns a long frame of the runs' library: the system column(s) (the ``by`` columns,
     or ``system`` for a mapping of runs), qid, docid, ``score`` (normalised) and ``rank``

@@ -36,7 +36,7 @@ from ...core.keys import _key_kind, key_dtype
 from ...core.names import parse_many
 from ...warn import DroppedQueriesWarning
 from .methods import BAYES_CUTOFFS, SEGFUSE_BOUNDS, Method
-from .normalize import Table
+from .normalization import Table
 
 
 def qrels_frame(qrels) -> pl.DataFrame:

@@ -1,4 +1,4 @@
-"""Fusion methods: each maps the normalised runs (:class:`~.normalize.Table`) to one fused
+"""Fusion methods: each maps the normalised runs (:class:`~.normalization.Table`) to one fused
 score per candidate, vectorised over every query and document (a loop over the runs at
 most).
 
@@ -29,7 +29,7 @@ import numpy as np
 
 from ...core.frames import InputError
 from ...errors import ParameterError
-from .normalize import Table
+from .normalization import Table
 
 MIN_ODD = float(np.log(0.001 / 0.999))  # BayesFuse: an unretrieved document's log-odds
 SEGFUSE_BOUNDS = np.array([0] + [10 * 2 ** (k - 1) - 5 for k in range(1, 11)])
