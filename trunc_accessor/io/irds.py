@@ -14,16 +14,23 @@ means for qrels read this way: :func:`official_measures`.
 """
 from __future__ import annotations
 
+import sys
 import weakref
 
 import polars as pl
 import pyarrow as pa
 
-from ..core.frames import InputError, is_pandas
+from ..core.frames import InputError
 
 PREFIX = "irds:"
 INSTALL_HINT = 'pip install "trunc_accessor[datasets]"'
 _OFFICIAL: dict[int, tuple[weakref.ref, list[str], str]] = {}  # Polars frames: id → (ref, …)
+
+
+def _is_pandas(frame) -> bool:
+    """A pandas DataFrame, without importing pandas (a frame cannot be one before it is)."""
+    pd = sys.modules.get("pandas")
+    return pd is not None and isinstance(frame, pd.DataFrame)
 
 
 def is_irds(path) -> bool:
@@ -92,7 +99,7 @@ def official(ds) -> list[str]:
 def remember(frame, measures: list[str], source: str):
     """Attach the official measures to a qrels frame: pandas ``attrs`` (kept by frames
     derived from it), Polars: this very frame object."""
-    if is_pandas(frame):
+    if _is_pandas(frame):
         frame.attrs["official_measures"] = list(measures)
         frame.attrs["source"] = source
     elif isinstance(frame, pl.DataFrame):
@@ -107,7 +114,7 @@ def remember(frame, measures: list[str], source: str):
 
 def official_of(qrels) -> list[str] | None:
     """The official measures attached to qrels read from ir_datasets (None if none)."""
-    if is_pandas(qrels):
+    if _is_pandas(qrels):
         found = qrels.attrs.get("official_measures")
         return list(found) if found else None
     entry = _OFFICIAL.get(id(qrels))
