@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -64,6 +65,12 @@ def ranx_runs(frame: pd.DataFrame):
                         score_col="score") for _, part in frame.groupby("system", sort=True)]
 
 
+def run_ranx(frame: pd.DataFrame, method: str, norm: str, params: dict):
+    from ranx import fuse as ranx_fuse
+
+    return ranx_fuse(ranx_runs(frame), norm=norm, method=RANX_NAMES[method], params=params)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5)
@@ -91,15 +98,11 @@ def main() -> None:
     print("|---|---|---:|---:|---:|---:|---:|---:|")
     for method, norm, params in CASES:
         kw = {"weights": weights} if params is None else params
-        t_pd, ours = timed(lambda: ta.fuse(frame, method, norm, **kw), args.repeats)
-        t_pl, _ = timed(lambda: ta.fuse(polars_frame, method, norm, **kw), args.repeats)
+        t_pd, ours = timed(partial(ta.fuse, frame, method, norm, **kw), args.repeats)
+        t_pl, _ = timed(partial(ta.fuse, polars_frame, method, norm, **kw), args.repeats)
         cells = [method, str(norm), f"{t_pd:.2f}", f"{t_pl:.2f}", "–", "–", "–", "–"]
         if not args.no_ranx:
-            def run_ranx():
-                return ranx_fuse(ranx_runs(frame), norm=norm, method=RANX_NAMES[method],
-                                 params={"weights": weights} if params is None else params)
-
-            t_rx, fused = timed(run_ranx, args.repeats)
+            t_rx, fused = timed(partial(run_ranx, frame, method, norm, kw), args.repeats)
             t_df, theirs = timed(fused.to_dataframe, 1)
             both = ours.merge(theirs.rename(columns={"q_id": "qid", "doc_id": "docid",
                                                      "score": "ranx"}), on=["qid", "docid"])

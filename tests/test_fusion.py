@@ -400,3 +400,38 @@ def test_fused_ranks_break_ties_by_docid_descending():
     got = ta.fuse(runs, "rrf")
     assert got["docid"].to_list() == ["b", "a"] and got["rank"].to_list() == [1, 2]
     assert math.isclose(got["score"][0], got["score"][1])
+
+
+def test_tie_averaged_training_equals_brute_force():
+    """PosFuse's and ProbFuse's estimates under ties="average" are the mean of the estimate
+    over every order of the runs' ties (they are linear in the hit lists)."""
+    runs = long({"q1": {"a": 2, "b": 2, "c": 1, "d": 1}, "q2": {"a": 1, "b": 1, "e": 1}},
+                {"q1": {"c": 3, "a": 2}, "q2": {"e": 5, "b": 5}})
+    qrels = pl.DataFrame({"qid": ["q1", "q1", "q2"], "docid": ["b", "c", "e"], "rel": [1, 2, 1]})
+    relevant = {("q1", "b"), ("q1", "c"), ("q2", "e")}
+    for method, fit in (("posfuse", {}), ("probfuse", {"n_segments": 2})):
+        got = ta.fit_fusion(runs, qrels, method, None, **fit).params["probs"]
+        for name in ("run_1", "run_2"):
+            rankings = {q: sorted(((d, s) for d, s in docs.items()), key=lambda x: -x[1])
+                        for q, docs in as_dict(runs.filter(pl.col("system") == name)).items()}
+            per_q = []
+            for q, ranking in rankings.items():
+                groups = [list(g) for _, g in itertools.groupby(ranking, key=lambda x: x[1])]
+                per_q.append([[int((q, d) in relevant) for d, _ in
+                               itertools.chain.from_iterable(combo)] for combo in
+                              itertools.product(*[itertools.permutations(g) for g in groups])])
+            estimates = []
+            for hits in itertools.product(*per_q):  # one order per query
+                if method == "posfuse":
+                    length = max(len(h) for h in hits)
+                    estimates.append([np.mean([h[i] for h in hits if len(h) > i])
+                                      for i in range(length)])
+                else:
+                    probs = np.zeros(2)
+                    for h in hits:
+                        size = math.ceil(len(h) / 2)
+                        for k in range(2):
+                            seg = h[k * size:(k + 1) * size]
+                            probs[k] += np.mean(seg) if seg else 0.0
+                    estimates.append(probs / len(hits))
+            np.testing.assert_allclose(got[name], np.mean(estimates, axis=0), rtol=1e-12)

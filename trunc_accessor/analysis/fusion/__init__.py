@@ -274,8 +274,8 @@ class FusionModel:
                 f"missing={self.missing!r}, params={shown})")
 
 
-def learn_params(tab, judged: Judged, m: Method, fit_params: dict, *, train=None, level=1.0,
-          h=None) -> dict:
+def learn_params(tab, judged: Judged, m: Method, fit_params: dict, *, train=None,
+                 level=1.0, h=None) -> dict:
     """The learnt parameter of ``m`` ({run: values}) from the judged queries ``train`` (a
     Series of qids; default every qrels query)."""
     train = judged.qids if train is None else train
@@ -318,7 +318,7 @@ def fit_fusion(runs, qrels, method, norm="min-max", *, by="system", ties="averag
     st, tab = _table(source(runs, by), norm, ties)
     if m.learnt and m.learnt not in given:
         given[m.learnt] = learn_params(tab, Judged(st, qrels_frame(qrels)), m, fit_params,
-                                level=level)
+                                       level=level)
     complete(m, given, st.names)
     return FusionModel(m.name, norm, ties, missing, given, tuple(st.names))
 

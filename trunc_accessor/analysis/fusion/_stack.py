@@ -58,7 +58,7 @@ def _one(frame, label: str, by=()) -> tuple[pl.DataFrame | pl.LazyFrame, frames.
     out = frames.to_polars(frame, cols.needed, label)
     schema = out.collect_schema() if isinstance(out, pl.LazyFrame) else out.schema
     frames.check_run_schema(schema, cols)
-    for role, name in (("qid", cols.qid), ("docid", cols.docid)):
+    for name in (cols.qid, cols.docid):
         _key_kind(schema[name], f"{label} column {name!r}")
     return out, cols
 
@@ -277,6 +277,9 @@ def check_depth(depth):
 
 
 def check_runs_type(runs) -> None:
+    if type(runs).__module__.split(".")[0] == "dask":
+        raise InputTypeError("fusion takes pandas or Polars runs, not a Dask frame: compute it "
+                             "first (.compute()), or fuse each partition of whole queries")
     if isinstance(runs, (list, tuple)):
         raise InputTypeError("runs must be one frame with a system column (by=) or a mapping "
                              "{name: run}; for a list of runs, name them: "

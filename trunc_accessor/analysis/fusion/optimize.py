@@ -19,7 +19,7 @@ import polars as pl
 
 from ...core import frames
 from ...errors import InputError, ParameterError
-from . import FusionModel, _setup, _table, check_params, complete, learn_params
+from . import FusionModel, _real, _setup, _table, check_params, complete, learn_params
 from ._stack import fused_frame, source
 from .learn import Judged, hits, mean_metric, qrels_frame
 from .methods import REQUIRED, Method, fused_scores, weights_array
@@ -162,7 +162,7 @@ def optimize_fusion(runs, qrels, method, norm="min-max", *, metric="ndcg", by="s
     (['k'], 40, 3)
     """
     m, norm, ties, missing, _ = _setup(method, norm, ties, missing, None)
-    level = float(relevance_level)
+    level = _real("relevance_level", relevance_level)
     label = _label(metric)
     fixed = check_params(m, params, fitting=True)
     fixed = {k: v for k, v in fixed.items() if k in params}  # only what the user fixed
