@@ -150,7 +150,7 @@ def index_page(registry, dialects) -> str:
 
 
 TOOLS = ("evaluate", "truncate", "truncate_at", "cutoff_curve", "optimal_cutoff", "crp",
-         "crp_archetype", "plot_crp", "rbo", "overlap")
+         "crp_archetype", "plot_crp", "rbo", "overlap", "fuse")
 
 
 def accessor_page(registry) -> str:

@@ -50,6 +50,11 @@ _LAZY = {
     "experiment": (".analysis.experiment", "experiment"),
     "report": (".analysis.experiment", "report"),
     "evaluate_parquet": (".core.batches", "evaluate_parquet"),
+    "fusion": (".analysis.fusion", None),  # fusion of runs (ranx's methods)
+    "fuse": (".analysis.fusion", "fuse"),
+    "fit_fusion": (".analysis.fusion", "fit_fusion"),
+    "optimize_fusion": (".analysis.fusion", "optimize_fusion"),
+    "official_measures": (".io.irds", "official_measures"),
 }
 
 __all__ = [
@@ -70,10 +75,15 @@ __all__ = [
     "evaluate_parquet",
     "example_path",
     "experiment",
+    "fit_fusion",
+    "fuse",
+    "fusion",
     "judges",
     "load_example",
     "metric",
     "metrics_table",
+    "official_measures",
+    "optimize_fusion",
     "parse",
     "plot",
     "read_qrels",

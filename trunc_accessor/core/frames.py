@@ -388,3 +388,16 @@ def depth_argument(depth, cols: RunColumns, run_schema: pl.Schema, column: str):
     if frame.select(pl.struct(keys).is_duplicated().any()).item():
         raise InputError(f"truncate: the per-query depths name a ranking twice ({keys})")
     return frame.select(*keys, pl.col("depth").fill_nan(None).cast(pl.Int64).alias(column))
+
+
+def drop_identical_ids(run):
+    """The run without the rows whose docid equals their qid (compared as strings): BEIR's
+    ``ignore_identical_ids`` for collections whose queries are also documents (ArguAna,
+    Quora), where a system retrieving the query itself would be credited or penalised for
+    it. pandas, Polars and LazyFrames; the user's frame is not modified."""
+    cols = resolve_run_columns(run)
+    same = pl.col(cols.qid).cast(pl.String) == pl.col(cols.docid).cast(pl.String)
+    if isinstance(run, (pl.DataFrame, pl.LazyFrame)):
+        return run.filter(~same)
+    keep = ~to_polars(run, [cols.qid, cols.docid], "run").select(same).to_series().to_numpy()
+    return run[keep]

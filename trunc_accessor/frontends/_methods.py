@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import inspect
 
+import polars as pl
+
 from .. import metrics as _metrics  # noqa: F401  (registers the metrics)
-from ..core.frames import InputError, InputTypeError
+from ..core import frames
+from ..core.frames import InputError, InputTypeError, is_pandas
 from ..core.names import Named, parse_many
 from ..core.registry import REGISTRY, Metric, method_doc, parse
 
@@ -60,7 +63,8 @@ def _metric_method(metric: Metric):
 
 
 def evaluate(self, qrels, metrics, *, ties="average", by=None, queries=None, relevance_level=1,
-             judged_only=False, undefined="zero", names="as_written"):
+             judged_only=False, undefined="zero", names="as_written",
+             ignore_identical_ids=False):
     """Many metrics in one call, sharing one preparation (join, order, tie groups).
 
     Parameters
@@ -72,7 +76,9 @@ def evaluate(self, qrels, metrics, *, ties="average", by=None, queries=None, rel
         ``(name, {param: value})`` pairs), trec_eval's (``"map"``, ``"P_10"``, ``"P.5,10"``,
         ``"ndcg_cut_10"``, ``"all_trec"``), ir_measures'/PyTerrier's (``"nDCG@10"``,
         ``"P(rel=2)@5"``, ``"RBP(p=0.8,rel=2)"``) and ranx's (``"mrr"``, ``"hit_rate@10"``,
-        ``"precision@5-l2"``); see ``trunc-accessor --list``.
+        ``"precision@5-l2"``); see ``trunc-accessor --list``. ``"official"``: trec_eval's
+        official measures, or, for qrels read with ``read_qrels("irds:<id>")``, the
+        dataset's official measures when its documentation names some.
     ties, by, queries, relevance_level
         As on every metric method.
     judged_only : bool, default False
@@ -86,6 +92,9 @@ def evaluate(self, qrels, metrics, *, ties="average", by=None, queries=None, rel
     names : {"as_written", "canonical"}
         Column names: the names as written (a trec_eval cut-off list ``"P.5,10"`` gives
         ``P_5`` and ``P_10``), or this library's canonical labels (``"precision@10"``).
+    ignore_identical_ids : bool, default False
+        Leave out the run's rows whose docid equals their qid (compared as strings), as
+        BEIR's evaluation does for ArguAna and Quora, whose queries are also documents.
 
     Returns
     -------
@@ -93,7 +102,9 @@ def evaluate(self, qrels, metrics, *, ties="average", by=None, queries=None, rel
     by…, qid); Polars: key columns then metric columns. Two spellings of one metric are
     computed once. The system score is the column mean; see ``trunc_accessor.aggregate``.
     """
-    named = parse_many(metrics)
+    named = parse_many(_official(metrics, qrels))
+    if ignore_identical_ids:
+        self = _with_frame(self, frames.drop_identical_ids(self._frame))
     if names == "canonical":
         named = list({n.measure.label: Named(n.measure.label, n.measure, n.summary)
                       for n in named}.values())
@@ -102,6 +113,55 @@ def evaluate(self, qrels, metrics, *, ties="average", by=None, queries=None, rel
     return self._evaluate(qrels, named, single=False, ties=ties, by=by, queries=queries,
                           relevance_level=relevance_level, judged_only=judged_only,
                           undefined=undefined)
+
+
+def _official(metrics, qrels):
+    """``"official"`` (alone or in a list) for qrels read from ir_datasets whose dataset
+    names official measures: those measures."""
+    from ..io.irds import official_of
+
+    def is_official(m):
+        return isinstance(m, str) and m == "official"
+
+    listed = isinstance(metrics, (list, tuple))
+    if not (is_official(metrics) or (listed and any(is_official(m) for m in metrics))):
+        return metrics
+    found = official_of(qrels)
+    if not found:
+        return metrics
+    if not listed:
+        return found
+    return [x for m in metrics for x in (found if is_official(m) else [m])]
+
+
+def _with_frame(accessor, frame):
+    """A copy of an accessor object over another frame."""
+    import copy
+
+    if not (is_pandas(frame) or isinstance(frame, (pl.DataFrame, pl.LazyFrame))):
+        raise InputError("ignore_identical_ids works on pandas and Polars runs; filter the "
+                         "run first (rows whose docid equals their qid)")
+    clone = copy.copy(accessor)
+    clone._frame = frame
+    return clone
+
+
+def fuse(self, method="rrf", norm="min-max", *, by="system", ties="average", missing="method",
+         depth=None, **params):
+    """Fuse the runs of this long frame (its ``by`` column tells them apart) into one run:
+    every method and normalisation of ranx (CombSUM … BayesFuse; min-max … borda), with
+    ``ties=`` for the position-based ones. See :func:`trunc_accessor.fuse`.
+
+    >>> import trunc_accessor as ta
+    >>> runs, qrels = ta.load_example("cranfield")
+    >>> fused = runs[runs["system"].isin(["bm25", "tfidf"])].ir.fuse("rrf")
+    >>> fused.columns.tolist()
+    ['qid', 'docid', 'score', 'rank']
+    """
+    from ..analysis.fusion import fuse as _fuse
+
+    return _fuse(self._frame, method, norm, by=by, ties=ties, missing=missing, depth=depth,
+                 **params)
 
 
 def _measure(metric, params: dict):
@@ -269,6 +329,7 @@ def install(cls):
     cls.plot_crp = plot_crp
     cls.rbo = rbo
     cls.overlap = overlap
+    cls.fuse = fuse
     for name, metric in REGISTRY.items():
         setattr(cls, name, _metric_method(metric))
     return cls

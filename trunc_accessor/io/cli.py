@@ -47,12 +47,14 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit status 0 on success, 2 on bad input (one line on stderr). trec_eval's -Z "
                "(z-scores) and -R (other qrels formats) are not offered.")
     ap.add_argument("files", nargs="*", metavar="QRELS RUN",
-                    help="a TREC qrels file, then one or more TREC run files (- for stdin; "
-                         "gzip, bzip2 and xz files are read as such)")
+                    help="a TREC qrels file (or irds:DATASET_ID, the qrels of an ir_datasets "
+                         "collection; a file of that name first), then one or more TREC run "
+                         "files (- for stdin; gzip, bzip2 and xz files are read as such)")
     ap.add_argument("-m", "--measure", action="append", default=None,
                     help="measure(s) in any dialect, repeatable and comma-separated, with "
                          "trec_eval's parameters (P.5,10; ndcg.1=3,2=9; utility.2,-1,0,0) and "
-                         "groups (official, all_trec, set); default: official")
+                         "groups (official, all_trec, set); default: official (with "
+                         "irds: qrels, the dataset's official measures if it names some)")
     ap.add_argument("-q", action="store_true", help="print each query's values too")
     ap.add_argument("-c", action="store_true",
                     help="average over every qrels query (a query the run lacks is an empty "
@@ -71,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "trec_eval9: 9.0.8's, as pytrec_eval; average: the exact mean over "
                          "every order of tied scores; with --format ndeval: first, the rank "
                          "column's order, or trec_eval with -traditional)")
+    ap.add_argument("--ignore-identical-ids", action="store_true",
+                    help="leave out run lines whose docid equals their qid (BEIR's rule for "
+                         "ArguAna and Quora, whose queries are also documents)")
     ap.add_argument("--depth", type=int, default=None,
                     help="maximum ranking length for the terminal-document metrics")
     ap.add_argument("--format", choices=("trec_eval", "tsv", "json", "markdown", "ndeval"),
@@ -138,10 +143,14 @@ def _with_collection(named: list[Named], size: int) -> list[Named]:
     return out
 
 
-def measures(args) -> list[Named]:
+def measures(args, official: list[str] | None = None) -> list[Named]:
+    """The measures of ``-m`` (default: official); ``official``: what "official" means for
+    qrels of ir_datasets whose dataset names its official measures."""
     from ..core.names import parse_many
 
     specs = _split_measures(args.measure or ["official"])
+    if official:
+        specs = [x for s in specs for x in (official if s == "official" else [s])]
     if args.ties == "trec_eval9":  # 9.0.8's groups: no unj, rbp, rbp_resid
         specs = [s for g in specs for s in (trec_dialect.GROUPS_9.get(g, [g]))]
     named = parse_many(specs, trec=True, measures_only=False)
@@ -223,6 +232,8 @@ def evaluate_file(qrels, qrels_positive: int, run_path: str, named: list[Named],
     from .read import read_run
 
     run = read_run(run_path, library="polars")
+    if args.ignore_identical_ids:
+        run = run.filter(pl.col("qid") != pl.col("docid"))
     if run.height == 0:
         raise CommandLineError(f"{run_path} holds no run line (trec_eval stops there too)")
     ids = run["system"].drop_nulls()
@@ -473,8 +484,13 @@ def _evaluate(args) -> tuple[list[Block], list[Named]]:
     if _looks_like_run(qrels_path) and not _looks_like_run(runs[0]):
         raise InputError(f"{qrels_path} looks like a run and {runs[0]} like qrels: the "
                          "order is QRELS RUN, as trec_eval's")
+    from .irds import official_of
+
     named = measures(args)
     qrels = read_qrels(qrels_path, library="polars")
+    official = official_of(qrels)
+    if official:  # qrels of ir_datasets: "official" is the dataset's own list
+        named = measures(args, official)
     if qrels.height == 0:
         raise CommandLineError(f"{qrels_path} holds no judgment: nothing to evaluate")
     positive = int(qrels.select((pl.col("rel") > 0).sum()).item())

@@ -3,6 +3,7 @@ file or several, told apart by their run tags) and :func:`read_qrels`; the parsi
 :mod:`.parse`'s."""
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import cast
 
@@ -109,6 +110,14 @@ def read_qrels(path: Source, library: str = "pandas", subtopics: bool | None = N
     diversity measures (α-nDCG, ERR-IA, …) use it, and the ad hoc measures read a document's
     largest grade over its subtopics (relevant to any subtopic).
 
+    ``path`` may also name a test collection of ir_datasets, ``"irds:<dataset id>"`` (e.g.
+    ``"irds:msmarco-passage/dev/small"``; an existing file of that name is read as a file),
+    or be an ir_datasets dataset object: its ``qrels_iter()`` gives the frame (qid and docid
+    as strings). This needs ir_datasets (``pip install "trunc_accessor[datasets]"``), which
+    fetches the collection's files on first use. The frame remembers the dataset's
+    official measures, which ``evaluate(qrels, "official")`` then uses
+    (:mod:`trunc_accessor.io.irds`).
+
     >>> import trunc_accessor
     >>> qrels = trunc_accessor.read_qrels(trunc_accessor.example_path("qrels.test"))
     >>> qrels.columns.tolist(), str(qrels["rel"].dtype)
@@ -117,6 +126,13 @@ def read_qrels(path: Source, library: str = "pandas", subtopics: bool | None = N
     _check_library(library)
     if subtopics is not None and not isinstance(subtopics, bool):
         raise InputError(f"subtopics= must be None (detect), True or False, not {subtopics!r}")
+    from . import irds
+
+    if irds.is_dataset(path) or (irds.is_irds(path) and not os.path.exists(path)):
+        ds = path if irds.is_dataset(path) else irds.load(path)
+        label = path if isinstance(path, str) else f"dataset {type(path).__name__}"
+        frame = _as(library, irds.qrels_table(ds, label, subtopics))
+        return irds.remember(frame, irds.official(ds), label)
     _fmt, raw, where, _stem = _parse(path, (_QRELS4, _QRELS3))
     columns = [raw["qid"], raw["docid"], _whole_or_float(raw["rel"])]
     names = ["qid", "docid", "rel"]
