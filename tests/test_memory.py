@@ -76,10 +76,18 @@ CASES = {
         1_000_000, 1_500,
         ("cap([lambda r: r.ir.optimal_cutoff(qrels, 'ap', max_depth=1000),"
         " lambda r: r.ir.cutoff_curve(qrels, 'rbp_prime', max_depth=1000)])")),
-    # the default max_depth=None scores Σ depth = 5·10^7 prefix rows: chunked, not held
+    # a metric without a prefix kernel: the default max_depth=None rescores Σ depth =
+    # 5·10^7 prefix rows, chunked, not held
     "full cut-off curve, chunked": (
         10_000, 1_000,
-        "cap([lambda r: r.ir.cutoff_curve(qrels, 'precision', ties='first')])"),
+        "cap([lambda r: r.ir.cutoff_curve(qrels, 'iprec_at_recall', ties='first')])"),
+    # prefix kernels: every depth of a million-document ranking (a 1,000,001-row answer),
+    # running sums, the cascade's running products, closed forms (residual, terminal)
+    "full cut-off curves on a million documents": (
+        1_000_000, 1_500,
+        ("cap([lambda r, m=m: r.ir.cutoff_curve(qrels, m) for m in ('ap', 'err_prime',"
+         " 'rbp_residual')] + [lambda r: r.ir.optimal_cutoff(qrels, 'ndcg_prime',"
+         " ties='first')])")),
     "truncation": (
         1_000_000, 1_500,
         (f"cap([lambda r: r.ir.truncate({GIANT}), lambda r: r.ir.truncate_at('NIL'),"

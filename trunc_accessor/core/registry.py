@@ -228,7 +228,9 @@ class Measure:
     def __repr__(self) -> str:
         return f"Measure({self.label})"
 
-    def compute(self, prep: Prepared, relevance_level: float) -> np.ndarray:
+    def resolve(self, prep: Prepared, relevance_level: float) -> tuple[float, dict]:
+        """The relevance level (its own, else the call's) and the parameters the kernel
+        takes, checked against the preparation (``max_grade``)."""
         level = relevance_level if self.level is None else self.level
         top = self.kwargs.get("max_grade")
         if top is not None and top < prep.max_grade:
@@ -237,7 +239,11 @@ class Measure:
                 f"{self.metric.name}: max_grade={_fmt(top)} is below the largest grade in the "
                 f"qrels, {_fmt(float(prep.max_grade))}: the top of the grade scale must be at "
                 "least every grade (max_grade=None takes the qrels' largest grade)")
-        return self.metric.kernel(prep, level, **self.kwargs)
+        return level, self.kwargs
+
+    def compute(self, prep: Prepared, relevance_level: float) -> np.ndarray:
+        level, kwargs = self.resolve(prep, relevance_level)
+        return self.metric.kernel(prep, level, **kwargs)
 
     def with_level(self, level) -> Measure:
         """The same measure with its own relevance level (None: the call's)."""

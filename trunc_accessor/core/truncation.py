@@ -1,6 +1,6 @@
 """Truncation: cut rankings (`truncate`, `truncate_at`), score every cut-off
-(`curve`), and find the best one (`optimal`) (Liu et al. 2016 Table 2; Amigó, Mizzaro &
-Spina 2022 §4.2).
+(`curve`, by the metrics' prefix kernels where they have one), and find the best one
+(`optimal`) (Liu et al. 2016 Table 2; Amigó, Mizzaro & Spina 2022 §4.2).
 
 Allowed cut-offs: depth 0 and the end of every tie group. With ``ties="first"`` or
 ``"trec_eval"`` that is every position; with ``ties="average"`` a system that gave documents
@@ -14,12 +14,13 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
+from ..metrics import prefix
 from . import frames
 from .frames import InputError
 from .prepare import Prepared
 from .registry import Measure, apply_undefined
 
-CHUNK_ROWS = 1 << 22  # prefix rows scored per kernel call by ``curve``
+CHUNK_ROWS = 1 << 22  # prefix rows scored per kernel call by ``rescored_values``
 
 
 def curve(prep: Prepared, measure: Measure, level: float, max_depth=None,
@@ -27,12 +28,30 @@ def curve(prep: Prepared, measure: Measure, level: float, max_depth=None,
     """keys (by…, qid), depth, value: the measure of every prefix at an allowed cut-off
     (``undefined``: "zero" gives an undefined value 0, "nan" leaves it null).
 
-    Every prefix is scored by the metric's own kernel, so the work is Σ depth over cut-offs
-    (quadratic in the ranking length; ``max_depth`` bounds it). Memory stays linear: the
-    prefixes are scored in chunks of at most ``CHUNK_ROWS`` rows (a longer single prefix
-    is a chunk of its own), and the answer has one row per cut-off."""
+    A metric with a prefix kernel (:mod:`trunc_accessor.metrics.prefix`) gets every value in
+    one pass over the rankings (linear in their length); any other has every prefix scored
+    by its own kernel (:func:`rescored_values`: Σ depth over cut-offs, quadratic in the
+    ranking length, which ``max_depth`` bounds)."""
     segs, depths = prep.cut_points(max_depth)
     keys = prep.keys[segs].with_columns(pl.Series("depth", depths, dtype=pl.Int64))
+    kernel = prefix.for_metric(measure.metric)
+    if kernel is None or not len(segs):
+        values = rescored_values(prep, measure, level, segs, depths, keys)
+    else:
+        lvl, params = measure.resolve(prep, level)
+        values = np.asarray(kernel(prefix.Cuts(prep, segs, depths), lvl, **params),
+                            dtype=np.float64)
+    values = apply_undefined(values, undefined)
+    return keys.with_columns(pl.Series("value", values, dtype=pl.Float64).fill_nan(None))
+
+
+def rescored_values(prep: Prepared, measure: Measure, level: float, segs: np.ndarray,
+                    depths: np.ndarray, keys: pl.DataFrame) -> np.ndarray:
+    """The measure of every prefix (ranking ``segs[i]`` cut at ``depths[i]``, as
+    :meth:`Prepared.cut_points` gives them) by its own kernel on the prefixes: the work is
+    Σ depth (quadratic in the ranking length). Memory stays linear: the prefixes are scored
+    in chunks of at most ``CHUNK_ROWS`` rows (a longer single prefix is a chunk of its own).
+    Values as the kernel gives them (NaN where undefined)."""
     values = np.empty(len(segs))
     ends = np.cumsum(depths)
     start = 0
@@ -40,9 +59,9 @@ def curve(prep: Prepared, measure: Measure, level: float, max_depth=None,
         done = int(ends[start - 1]) if start else 0
         stop = max(start + 1, int(np.searchsorted(ends, done + CHUNK_ROWS, side="right")))
         part = prep.prefixes(segs[start:stop], depths[start:stop], keys[start:stop])
-        values[start:stop] = apply_undefined(measure.compute(part, level), undefined)
+        values[start:stop] = measure.compute(part, level)
         start = stop
-    return keys.with_columns(pl.Series("value", values, dtype=pl.Float64).fill_nan(None))
+    return values
 
 
 def optimal(curve_frame: pl.DataFrame, keys: Sequence[str], tol: float = 1e-12) -> pl.DataFrame:

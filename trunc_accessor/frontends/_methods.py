@@ -201,14 +201,19 @@ def truncate_at(self, marker="NIL", *, by=None):
 def cutoff_curve(self, qrels, metric, *, max_depth=None, ties="average", by=None, queries=None,
                  relevance_level=1, undefined="zero", **params):
     """The metric at every cut-off of every ranking: long format (by…, qid, depth, value),
-    depth 0 (the empty ranking) to n, computed in one kernel call over all prefixes.
+    depth 0 (the empty ranking) to n.
 
     With ``ties="average"`` the cut-offs are the ends of tie groups (a system that tied
     documents cannot stop between them); with "first"/"trec_eval" every position.
     ``metric``: a string (``"rbp_prime"``, ``"ndcg@10"``) or Measure, and ``**params`` its
-    parameters. The work is Σ depth over cut-offs (quadratic in ranking length):
-    ``max_depth`` bounds it for long rankings. ``undefined``: as in ``evaluate`` ("zero": an
-    undefined value is 0; "nan": null/NaN)."""
+    parameters. One pass over each ranking gives every cut-off (running sums and products
+    of the metric's terms, and the closed forms of the terminal metrics of Liu et al. 2016),
+    so the work is linear in the ranking's length; the values are those of the metric
+    evaluated on each truncated ranking. A few metrics have no such form (interpolated
+    precision, infAP, OIE, compat, trec_eval's G, ndcg_rel and Rndcg, the Twist family,
+    metrics of your own): their every prefix is scored (Σ depth, quadratic in the ranking's
+    length), and ``max_depth`` bounds that work. ``undefined``: as in ``evaluate`` ("zero":
+    an undefined value is 0; "nan": null/NaN)."""
     return self._curve(qrels, _measure(metric, params), optimal=False, max_depth=max_depth,
                        ties=ties, by=by, queries=queries, relevance_level=relevance_level,
                        undefined=undefined)

@@ -69,24 +69,40 @@ def segmented_suffix_max(values: np.ndarray, seg: np.ndarray) -> np.ndarray:
     return uniq[running - offset][::-1]
 
 
+CUMSUM_CELLS = 1 << 22  # restarting_cumsum: cells of one padded block
+
+
 def restarting_cumsum(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """Running sums of ``values`` that restart at each segment ``offsets[i]:offsets[i+1]``,
     each summed from the segment's own first value, so a segment's sums do not depend on the
     segments around it (a difference of one global cumulative sum does, in its last bits:
-    eager calls, lazy batches and Dask partitions would disagree). Vectorised over segments,
-    one step per position."""
+    eager calls, lazy batches and Dask partitions would disagree), and the sum over a
+    segment's first j values is the one ``np.bincount`` gives for them (the same additions
+    in the same order).
+
+    Vectorised: segments are bucketed by length (2^(b−1) < length ≤ 2^b), each bucket laid
+    out as rows of a zero-padded matrix of width 2^b (at most twice its values, in blocks
+    of about ``CUMSUM_CELLS`` cells) and summed along the rows by ``np.cumsum``."""
     values = np.asarray(values, dtype=np.float64)
     out = np.empty_like(values)
-    lengths = np.diff(offsets)
-    order = np.argsort(-lengths, kind="stable")
-    order = order[lengths[order] > 0]
-    if not len(order):
+    lengths = np.diff(offsets).astype(np.int64)
+    live = np.flatnonzero(lengths > 0)
+    if not live.size:
         return out
-    starts = offsets[:-1][order].astype(np.int64)
-    lengths = lengths[order]
-    out[starts] = values[starts]
-    for p in range(1, int(lengths[0])):
-        live = int(np.searchsorted(-lengths, -p, side="left"))  # segments longer than p
-        i = starts[:live] + p
-        out[i] = out[i - 1] + values[i]
+    bucket = np.frexp((lengths[live] - 1).astype(np.float64))[1]  # ⌈log2 length⌉
+    for b in np.unique(bucket):
+        segs = live[bucket == b]
+        width = 1 << int(b)
+        per = max(1, CUMSUM_CELLS // width)
+        for lo in range(0, len(segs), per):
+            chunk = segs[lo:lo + per]
+            starts, lens = offsets[chunk].astype(np.int64), lengths[chunk]
+            before = np.cumsum(lens) - lens
+            rows = np.repeat(starts - before, lens) + np.arange(int(lens.sum()))
+            cells = rows + np.repeat(np.arange(len(chunk)) * width - starts, lens)
+            block = np.zeros((len(chunk), width))
+            block.ravel()[cells] = values[rows]
+            np.cumsum(block, axis=1, out=block)
+            out[rows] = block.ravel()[cells]
     return out
+

@@ -118,14 +118,16 @@ def stopping_probability(prep: Prepared, max_grade=None) -> np.ndarray:
 
 def _segment_scan_product(values: np.ndarray, seg: np.ndarray, n_segments: int):
     """Per element of a segment-sorted array: the product of the earlier elements of its
-    segment (exclusive scan); and per segment: the product of all its elements (1 if none).
+    segment (exclusive scan) and of those and itself (inclusive scan); and per segment: the
+    product of all its elements (1 if none).
 
     Hillis–Steele doubling inside segments, so each value is a product of its own
-    segment's factors only (no global cumulative sums or divisions)."""
+    segment's factors only (no global cumulative sums or divisions), and the inclusive
+    product of an element is computed the same way whatever follows it in its segment."""
     n = len(values)
     total = np.ones(n_segments)
     if n == 0:
-        return np.ones(0), total
+        return np.ones(0), total, np.ones(0)
     first = np.ones(n, dtype=bool)
     first[1:] = seg[1:] != seg[:-1]
     idx = np.arange(n)
@@ -141,7 +143,7 @@ def _segment_scan_product(values: np.ndarray, seg: np.ndarray, n_segments: int):
     last = np.ones(n, dtype=bool)
     last[:-1] = first[1:]
     total[seg[last]] = inc[last]
-    return excl, total
+    return excl, total, inc
 
 
 _EPS = 1e-16  # the probability each truncation may leave out (module docstring)
@@ -384,6 +386,22 @@ def cascade(prep: Prepared, max_grade=None) -> tuple[np.ndarray, np.ndarray]:
     key = ("cascade", max_grade)
     if key in prep._cache:
         return prep._cache[key]
+    stop, through, _ = _cascade(prep, max_grade)
+    return stop, through
+
+
+def passed_groups(prep: Prepared, max_grade=None) -> np.ndarray:
+    """Per tie group, the mean probability that the user reads past it and every earlier
+    group of its ranking (the ``through`` of :func:`cascade` for the ranking cut after that
+    group)."""
+    if ("passed", max_grade) not in prep._cache:
+        _cascade(prep, max_grade)
+    return prep._cache[("passed", max_grade)]
+
+
+def _cascade(prep: Prepared, max_grade):
+    """:func:`cascade` and :func:`passed_groups`, computed together and cached."""
+    key = ("cascade", max_grade)
     x = stopping_probability(prep, max_grade)
     y = 1.0 - x
     if prep.singleton_groups:
@@ -397,10 +415,11 @@ def cascade(prep: Prepared, max_grade=None) -> tuple[np.ndarray, np.ndarray]:
         if big.size:
             rows, terms = _group_stop_terms(x, row_start[big], prep.g_size[big])
             within[rows] = terms
-    before, through = _segment_scan_product(g_prod, prep.g_seg, prep.n_segments)
+    before, through, passed = _segment_scan_product(g_prod, prep.g_seg, prep.n_segments)
     stop = within * before[prep.gid]
     prep._cache[key] = (stop, through)
-    return stop, through
+    prep._cache[("passed", max_grade)] = passed
+    return stop, through, passed
 
 
 def _err(prep: Prepared, max_grade, k=None) -> np.ndarray:
@@ -478,9 +497,12 @@ def err_prime(prep: Prepared, level: float, graded=False, max_grade=None, depth=
     0.6806
     """
     base = _err(prep, max_grade)
-    _, through = cascade(prep, max_grade)
-    g, pool = gains_and_pool(prep, level, graded, max_grade)
-    r_t = terminal_gain(prep.seg_sum(g), pool)
+    # as ERR: only the tie groups holding a judged document change the product Π(1 − x)
+    # and the gain retrieved
+    part = prep.judged_part()
+    _, through = cascade(part, max_grade)
+    g, pool = gains_and_pool(part, level, graded, max_grade)
+    r_t = terminal_gain(part.seg_sum(g), pool)
     tail = r_t * through / (prep.length + 1.0)
     return base + np.where(not_truncated(prep, depth), 0.0, tail)
 
@@ -509,8 +531,9 @@ def rbu(prep: Prepared, level: float, p=0.8, e=0.05, max_grade=None) -> np.ndarr
     >>> round(rbu([1, 2, None], qrels_grades=[2, 1, 0], p=0.8, e=0.03), 5)
     0.12536
     """
-    stop, _ = cascade(prep, max_grade)
-    gain = (1.0 - p) * prep.seg_sum(stop * rbp_weights(prep, p))
+    part = prep.judged_part()  # as ERR: an unjudged document never stops the user
+    stop, _ = cascade(part, max_grade)
+    gain = (1.0 - p) * part.seg_sum(stop * rbp_weights(part, p))
     return gain - e * (1.0 - rbp_tail(prep, p))
 
 

@@ -161,7 +161,13 @@ def ap(prep: Prepared, level: float, k=None) -> np.ndarray:
 
 
 def precision_sum(prep: Prepared, gains: np.ndarray, k=None) -> np.ndarray:
-    """Σ_{j≤k} g_j · (Σ_{l≤j} g_l) / j, AP's numerator, as its mean over tie orders.
+    """Σ_{j≤k} g_j · (Σ_{l≤j} g_l) / j, AP's numerator, as its mean over tie orders: the
+    sum of :func:`precision_terms` over the first k positions."""
+    return prep.seg_sum(precision_terms(prep, gains) * in_cut(prep, k))
+
+
+def precision_terms(prep: Prepared, gains: np.ndarray) -> np.ndarray:
+    """Per row (position j), the mean over tie orders of g_j · (Σ_{l≤j} g_l) / j.
 
     For position j of a tie group with m documents, t positions before it, gains summing to
     G (Σg² = S2) and B gain in earlier groups, a uniform order gives
@@ -172,7 +178,7 @@ def precision_sum(prep: Prepared, gains: np.ndarray, k=None) -> np.ndarray:
     j = prep.pos.astype(np.float64)
     if prep.singleton_groups:
         cum = prep.before_group(gains) + gains
-        return prep.seg_sum(gains * cum / j * in_cut(prep, k))
+        return gains * cum / j
     g_sum = prep.group_sum(gains)
     g_sq = prep.group_sum(gains * gains)
     before = prep.before_group(g_sum)
@@ -182,8 +188,7 @@ def precision_sum(prep: Prepared, gains: np.ndarray, k=None) -> np.ndarray:
     t = prep.g_start[gi]
     with np.errstate(invalid="ignore", divide="ignore"):
         pairs = np.where(m > 1, (j - t - 1) * (G * G - S2) / (m * np.maximum(m - 1, 1)), 0.0)
-    term = (before[gi] * G / m + pairs + S2 / m) / j
-    return prep.seg_sum(term * in_cut(prep, k))
+    return (before[gi] * G / m + pairs + S2 / m) / j
 
 
 @register("rr", params=(K,), aliases=("mrr", "recip_rank", "reciprocal_rank"),
@@ -410,8 +415,17 @@ def bpref(prep: Prepared, level: float) -> np.ndarray:
     >>> bpref([1, 0, 1], qrels_grades=[1, 0, 1, 0])  # (1 + (1 − 1/2)) / 2
     0.75
     """
+    part, terms = bpref_terms(prep, level)
+    total = np.bincount(part.g_seg, weights=terms, minlength=prep.n_segments)
+    return safe_div(total, prep.num_relevant(level))
+
+
+def bpref_terms(prep: Prepared, level: float) -> tuple[Prepared, np.ndarray]:
+    """bpref's numerator per tie group of the judged part of ``prep`` (unjudged documents
+    are skipped: their groups add nothing): (that part, r_g · the mean term of a relevant
+    document of group g)."""
     R = prep.num_relevant(level)
-    prep = prep.judged_part()  # unjudged documents are skipped: their groups add nothing
+    prep = prep.judged_part()
     rel = prep.relevant(level)
     with np.errstate(invalid="ignore"):
         nonrel = ((prep.grade >= 0) & (prep.grade < level)).astype(np.float64)
@@ -424,8 +438,7 @@ def bpref(prep: Prepared, level: float) -> np.ndarray:
     cap = R[prep.g_seg]
     mean_min = _sum_min(a_g, u_g, cap) / (u_g + 1)
     term = np.where(c > 0, 1.0 - mean_min / np.where(c > 0, c, 1), 1.0)
-    total = np.bincount(prep.g_seg, weights=r_g * term, minlength=prep.n_segments)
-    return safe_div(total, R)
+    return prep, r_g * term
 
 
 RBP_GRADED = Param("graded", False, check_bool,
@@ -474,12 +487,49 @@ def rbp_residual(prep: Prepared, level: float, p=0.8) -> np.ndarray:
 
     trec_eval's ``rbp_resid`` uses p = 0.9 and reports 0 for a ranking without unjudged
     documents (the tail p^n is then left out); we always include it. Tie-aware by the
-    group-mean of the unjudged indicator.
+    group-mean of the unjudged indicator. Computed from the tie groups that hold a judged
+    document only: the positions between them are all unjudged, and a band of positions
+    i + 1 … i + L weighs p^i (1 − p^L) in closed form.
 
     >>> from trunc_accessor.single import rbp_residual
     >>> rbp_residual([1, None, 0], p=0.5)  # 0.5^3 + 0.5 · 0.5
     0.375
     """
-    unjudged = (np.isnan(prep.grade) | (prep.grade < 0)).astype(np.float64)
-    w = prep.seg_sum(prep.group_mean(unjudged) * rbp_weights(prep, p))
-    return rbp_tail(prep, p) + (1.0 - p) * w
+    part, weight, end = residual_parts(prep, p)
+    known = np.bincount(part.g_seg, weights=weight, minlength=prep.n_segments)
+    last = np.zeros(prep.n_segments, dtype=np.int64)  # the end of the last judged group
+    if part.n_groups:
+        final = np.flatnonzero(np.r_[part.g_seg[1:] != part.g_seg[:-1], True])
+        last[part.g_seg[final]] = end[final]
+    return rbp_tail(prep, p) + (known + rbp_band(p, last, prep.length - last))
+
+
+def rbp_band(p: float, start: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """(1 − p) Σ_{start < j ≤ start + length} p^(j−1) = p^start (1 − p^length): RBP's weight
+    of a band of positions, in closed form (no cancellation: 1 − p^length by expm1)."""
+    start = np.asarray(start, dtype=np.float64)
+    length = np.asarray(length, dtype=np.float64)
+    return np.power(p, start) * -np.expm1(length * math.log(p))
+
+
+def residual_parts(prep: Prepared, p: float) -> tuple[Prepared, np.ndarray, np.ndarray]:
+    """The residual's weight, tie group by tie group, visiting only the groups that hold a
+    judged document (the judged part of ``prep``): for each such group g, the weight of
+    the positions after the previous one of its ranking up to g's start (their documents
+    are all unjudged) plus g's own mean unjudged weight, (u/m)·p^t(1 − p^m) (u of its m
+    documents unjudged, t positions before it). Returns (the part, that weight, g's end
+    t + m); the positions after a ranking's last judged group add
+    :func:`rbp_band` from its end to n."""
+    part = prep.judged_part()
+    with np.errstate(invalid="ignore"):
+        unknown = (~(part.grade >= 0)).astype(np.float64)  # unjudged or a negative grade
+    size = part.g_size
+    u = unknown if part.singleton_groups else part.group_sum(unknown)
+    start = part.g_start
+    end = start + size
+    prev = np.zeros(part.n_groups, dtype=np.int64)
+    if part.n_groups:
+        prev[1:] = end[:-1]
+        prev[np.flatnonzero(part.g_seg[1:] != part.g_seg[:-1]) + 1] = 0
+    own = u / size * rbp_band(p, start, size)
+    return part, rbp_band(p, prev, start - prev) + own, end

@@ -22,6 +22,7 @@ import numpy as np
 from ..core.prepare import Prepared
 from ..core.registry import P, Param, check_k, register
 from ._kernels import discount, rbp_tail, rbp_weights
+from ._order import restarting_cumsum
 from .standard import MAX_GRADE, RBP_GRADED, precision_sum, rr
 
 LIU = ("Liu, Moffat, Baldwin & Zhang, 'Quit while ahead: evaluating truncated rankings', "
@@ -114,24 +115,45 @@ def rbp_prime(prep: Prepared, level: float, p=0.8, graded=False, max_grade=None,
 def _ideal_with_terminal(prep: Prepared, q_gain: np.ndarray, extra: bool) -> np.ndarray:
     """Ideal DCG over n (+1) positions: the qid's gains sorted descending; with ``extra``
     the (n+1)-th ideal position holds the next gain, or 1.0 if the gains ran out (Liu §2)."""
-    sorted_g = q_gain[np.lexsort((-q_gain, prep.q_seg))]
-    rank = np.arange(len(sorted_g)) - prep.q_offsets[prep.q_seg] + 1
-    terms = np.append(np.where(sorted_g > 0, sorted_g * discount(rank), 0.0), 0.0)
-    q = prep.seg_q
     n = prep.length + (1 if extra else 0)
-    take = np.minimum(n, prep.q_offsets[q + 1] - prep.q_offsets[q])
-    # each query's own sum from its first term (reduceat over [start, start + take)), not a
+    return ideal_at(prep, q_gain, prep.seg_q, n, extra)
+
+
+def ideal_at(prep: Prepared, q_gain: np.ndarray, q: np.ndarray, n: np.ndarray,
+             extra: bool) -> np.ndarray:
+    """The ideal DCG over n[i] positions of qid q[i] (with ``extra``, plus the terminal
+    document's gain of 1 at its first zero-gain position: :func:`terminal_ideal`)."""
+    terms, positive = ideal_terms(prep, q_gain)
+    # each query's own running sum from its first term (restarting_cumsum), not a
     # difference of one cumulative sum over every query: the value of a query must not
-    # depend on which other queries share the call (eager, lazy batches, Dask partitions)
-    start = prep.q_offsets[q].astype(np.int64)
-    bounds = np.column_stack([start, start + take]).ravel()
-    ideal = np.where(take > 0, np.add.reduceat(terms, bounds)[::2] if len(bounds) else 0.0, 0.0)
+    # depend on which other queries share the call (eager, lazy batches, Dask partitions);
+    # the running sums also give every prefix's ideal (cutoff_curve) the same value
+    cum = restarting_cumsum(terms, prep.q_offsets)
+    take = np.minimum(n, prep.q_offsets[q + 1] - prep.q_offsets[q])
+    at = np.maximum(prep.q_offsets[q] + take - 1, 0)
+    ideal = np.where(take > 0, cum[at] if len(cum) else 0.0, 0.0)
     if extra:
         # fewer than n + 1 positive gains: a gain of 1 at the first zero-gain position
-        positive = np.bincount(prep.q_seg, weights=(sorted_g > 0).astype(float),
-                               minlength=len(prep.q_offsets) - 1)[q]
-        ideal = ideal + np.where(positive < n, 1.0 / np.log2(positive + 2.0), 0.0)
+        ideal = ideal + terminal_ideal(positive[q], n)
     return ideal
+
+
+def ideal_terms(prep: Prepared, q_gain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The ideal ranking's DCG terms of every qid (its judged gains sorted descending, each
+    positive one over log2(1 + rank); aligned with ``prep.q_grades``' qid blocks) and the
+    number of positive gains of each qid."""
+    sorted_g = q_gain[np.lexsort((-q_gain, prep.q_seg))]
+    rank = np.arange(len(sorted_g)) - prep.q_offsets[prep.q_seg] + 1
+    terms = np.where(sorted_g > 0, sorted_g * discount(rank), 0.0)
+    positive = np.bincount(prep.q_seg, weights=(sorted_g > 0).astype(float),
+                           minlength=len(prep.q_offsets) - 1)
+    return terms, positive
+
+
+def terminal_ideal(positive: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """The terminal document's part of the ideal DCG over n positions: a gain of 1 at the
+    first zero-gain position, 1 / log2(positive + 2), when fewer than n gains are positive."""
+    return np.where(positive < n, 1.0 / np.log2(positive + 2.0), 0.0)
 
 
 @register("ndcg_prime", params=(RBP_GRADED, MAX_GRADE, DEPTH), aliases=("ndcg'",),

@@ -42,8 +42,14 @@ EFFORT = Param("e", 0.05, check_nonnegative,
 def discounted_utility(prep: Prepared, level: float, weight: np.ndarray, e: float,
                        graded: bool, max_grade) -> np.ndarray:
     """Σ_i (Gain(d_i) − e) · weight(i) per ranking, gains replaced by tie-group means."""
+    return prep.seg_sum(utility_terms(prep, level, weight, e, graded, max_grade))
+
+
+def utility_terms(prep: Prepared, level: float, weight: np.ndarray, e: float,
+                  graded: bool, max_grade) -> np.ndarray:
+    """Per row, (Gain(d_i) − e) · weight(i), the gain replaced by its tie group's mean."""
     gain, _pool = gains_and_pool(prep, level, graded, max_grade)
-    return prep.seg_sum((prep.group_mean(gain) - e) * weight)
+    return (prep.group_mean(gain) - e) * weight
 
 
 @register("flat_utility", params=(EFFORT, RBP_GRADED, MAX_GRADE),
