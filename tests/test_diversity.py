@@ -435,3 +435,17 @@ def test_brute_force_tie_average_with_weights(case, weights):
     got = run.ir.evaluate(qrels, measures, undefined="nan")
     pd.testing.assert_frame_equal(got.loc[expected.index], expected, check_exact=False,
                                   rtol=1e-9, atol=1e-12, check_names=False)
+
+
+def test_cutoff_tools_take_the_diversity_measures():
+    """cutoff_curve at depth d equals the measure of the run truncated at d (the
+    preparation's prefixes carry the subtopic pairs)."""
+    runs, qrels = ta.load_example("web2012")
+    run = runs[runs.system == "rm-catb"].drop(columns="system")
+    for measure in ("alpha_ndcg@20", "nerr_ia@10", "map_ia", "s_recall@5"):
+        curve = run.ir.cutoff_curve(qrels, measure, max_depth=25, ties="first")
+        for depth in (1, 7, 25):
+            truncated = run.groupby("qid").head(depth)
+            expected = truncated.ir.evaluate(qrels, [measure], ties="first")[measure]
+            got = curve[curve.depth == depth].set_index("qid")["value"]
+            assert np.allclose(got.reindex(expected.index), expected), (measure, depth)

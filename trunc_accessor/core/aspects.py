@@ -48,6 +48,19 @@ class Aspects:
     def n_codes(self) -> int:
         return len(self.code_q)
 
+    def remap(self, src: np.ndarray, n_rows: int) -> Aspects:
+        """The pairs of a preparation whose row r is row ``src[r]`` of this one (``n_rows``:
+        this one's row count), e.g. the prefixes of :meth:`Prepared.prefixes`."""
+        count = np.bincount(self.row, minlength=n_rows)[src]
+        first = np.searchsorted(self.row, src)
+        rows = np.repeat(np.arange(len(src)), count)
+        starts = np.zeros(len(src) + 1, dtype=np.int64)
+        np.cumsum(count, out=starts[1:])
+        pair = np.repeat(first, count) + (np.arange(starts[-1]) - starts[rows])
+        return Aspects(row=rows, code=self.code[pair], rel=self.rel[pair], code_q=self.code_q,
+                       j_code=self.j_code, j_doc=self.j_doc, j_rel=self.j_rel,
+                       several=self.several, code_w=self.code_w)
+
 
 def judged_pairs(subtopics: pl.DataFrame, scored: pl.DataFrame
                  ) -> tuple[pl.DataFrame, np.ndarray, bool, np.ndarray | None]:

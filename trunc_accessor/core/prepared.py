@@ -209,11 +209,14 @@ class Prepared:
         boundary[1:] = (new_seg[1:] != new_seg[:-1]) | (gid_src[1:] != gid_src[:-1])
         gid = np.cumsum(boundary) - 1
         first = np.flatnonzero(boundary)
-        return Prepared(keys=keys, offsets=starts, seg_q=self.seg_q[segs], seg=new_seg,
-                        pos=within + 1, grade=self.grade[src], gid=gid, g_seg=new_seg[first],
-                        g_start=within[first], g_size=np.diff(np.append(first, len(src))),
-                        q_offsets=self.q_offsets, q_grades=self.q_grades,
-                        max_grade=self.max_grade, ties=self.ties)
+        out = Prepared(keys=keys, offsets=starts, seg_q=self.seg_q[segs], seg=new_seg,
+                       pos=within + 1, grade=self.grade[src], gid=gid, g_seg=new_seg[first],
+                       g_start=within[first], g_size=np.diff(np.append(first, len(src))),
+                       q_offsets=self.q_offsets, q_grades=self.q_grades,
+                       max_grade=self.max_grade, ties=self.ties)
+        if self.aspects is not None:  # the subtopic pairs of the prefixes' rows
+            out.aspects = self.aspects.remap(src, len(self.pos))  # type: ignore[attr-defined]
+        return out
 
 # --------------------------------------------------------------------------- build
 def _positions(seg: np.ndarray, n_segments: int) -> tuple[np.ndarray, np.ndarray]:
