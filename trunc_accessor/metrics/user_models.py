@@ -299,7 +299,7 @@ def _cascade_value(prep: Prepared, name: str, raw: np.ndarray, g_rows: np.ndarra
     Π_{j≤n'}(1 − g_j) · tail(n') (``tail``: per segment). ``raw``: every row's own gain (the
     tie test), ``g_rows``: the window's gains, tie-group means under ties="average"."""
     seg = prep.seg[rows]
-    before, through = _segment_scan_product(1.0 - g_rows, seg, prep.n_segments)
+    before, through, _ = _segment_scan_product(1.0 - g_rows, seg, prep.n_segments)
     if prep.ties == "average" and not prep.singleton_groups:
         reached = np.zeros(prep.n_groups, dtype=bool)
         first = prep.group_first_row
@@ -411,7 +411,7 @@ def inst(prep: Prepared, level: float, T=1.0, min_grade=0.0, max_grade=None,
     G = restarting_cumsum(g, offsets)
     a = i + 2 * T - G
     C = ((a - 1.0) / a) ** 2
-    before, through = _segment_scan_product(C, seg, prep.n_segments)
+    before, through, _ = _segment_scan_product(C, seg, prep.n_segments)
     if prep.ties == "average" and not prep.singleton_groups:
         reached = np.zeros(prep.n_groups, dtype=bool)
         at = np.full(len(prep.pos), -1, dtype=np.int64)
