@@ -1,0 +1,285 @@
+"""The shared machinery of the diversity measures (:mod:`.diversity`): the relevant
+(row, subtopic) pairs of a call, the novelty-discounted gain sums and their exact means over
+tie orders, ndeval's greedy ideal ranking, and the ideal-ideal bound. The formulas are
+written out in :mod:`.diversity`'s docstring."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.aspects import Aspects
+from ..core.prepare import Prepared
+from ..core.registry import ParameterError
+from ._combinatorics import log_factorials
+
+
+def _pairs(prep: Prepared, level: float, name: str) -> _Pairs:
+    """The call's :class:`_Pairs` at a level, built once for every diversity measure."""
+    key = ("diversity_pairs", level)
+    if key not in prep._cache:
+        prep._cache[key] = _Pairs(prep, level, name)
+    return prep._cache[key]
+
+
+class _Pairs:
+    """The (row, subtopic) pairs relevant at a level, sorted by (segment, subtopic, row),
+    with what every diversity kernel needs (see the module docstring)."""
+
+    def __init__(self, prep: Prepared, level: float, name: str):
+        a = prep.aspects
+        if not isinstance(a, Aspects):
+            raise ParameterError(
+                f"{name} needs diversity qrels: a qrels frame with a subtopic column (named "
+                "subtopic, iteration, intent or aspect; read_qrels(path, subtopics=True) reads "
+                "TREC diversity files, whose second field holds the subtopic)")
+        keep = a.rel >= level
+        row, code = a.row[keep], a.code[keep]
+        seg = prep.seg[row]
+        order = np.lexsort((row, code, seg))
+        self.row, self.code, self.seg = row[order], code[order], seg[order]
+        self.pos = prep.pos[self.row].astype(np.float64)
+        n_q = len(prep.q_offsets) - 1
+        judged = a.j_rel >= level
+        self.nrel = np.bincount(a.j_code[judged], minlength=a.n_codes).astype(np.float64)
+        active = (self.nrel > 0).astype(np.float64)
+        per_q = np.bincount(a.code_q, weights=active, minlength=n_q)
+        self.S = per_q[prep.seg_q]  # the subtopics with a relevant document, per segment
+        # each subtopic's weight, scaled to sum to S over the query's active subtopics
+        # (1 each without a weight column, as ndeval's uniform weights)
+        self.code_wt = np.ones(a.n_codes)
+        if a.code_w is not None:
+            total = np.bincount(a.code_q, weights=a.code_w * active, minlength=n_q)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                self.code_wt = a.code_w * per_q[a.code_q] / total[a.code_q]
+        # blocks of equal (segment, subtopic): the index of each pair inside its block
+        key = self.seg * np.int64(max(a.n_codes, 1)) + self.code
+        new = np.ones(len(key), dtype=bool)
+        new[1:] = key[1:] != key[:-1]
+        self.block_start = np.flatnonzero(new)
+        self.block = np.cumsum(new) - 1
+        self.index = np.arange(len(key)) - self.block_start[self.block]
+        self.key = key
+        self.wt = self.code_wt[self.code]
+
+
+def _decay(alpha: float, n: int) -> np.ndarray:
+    """(1 − α)^c for c = 0..n, by repeated multiplication (as ndeval computes it)."""
+    out = np.empty(n + 1)
+    out[0] = 1.0
+    if n:
+        out[1:] = 1.0 - alpha
+        np.cumprod(out[1:], out=out[1:])
+    return out
+
+
+def _gain_sum(prep: Prepared, p: _Pairs, kind: str, param, alpha: float) -> np.ndarray:
+    """:func:`_expected_sum` with the weights of ``kind`` ("dcg" and "rr" with cut-off
+    ``param``, "rbp" with patience ``param``), computed once per call and shared (α-DCG and
+    α-nDCG, ERR-IA and nERR-IA, NRBP and nNRBP have the same numerator)."""
+    key = ("diversity_sum", id(p), kind, param, alpha)
+    if key not in prep._cache:
+        weight = {"dcg": _dcg_weight, "rr": _rr_weight, "rbp": _rbp_weight}[kind](param)
+        prep._cache[key] = _expected_sum(prep, p, weight, alpha)
+    return prep._cache[key]
+
+
+def _expected_sum(prep: Prepared, p: _Pairs, weight, alpha: float) -> np.ndarray:
+    """Per segment, Σ over the relevant pairs of (1 − α)^{c_s(i)} · weight(i), its exact mean
+    over tie orders (module docstring). ``weight`` maps 1-based positions to weights (0
+    beyond a cut-off)."""
+    if len(p.row) == 0:
+        return np.zeros(prep.n_segments)
+    terms = _position_terms(prep, p, alpha)
+    return np.bincount(terms[0], weights=weight(terms[1]) * terms[2], minlength=prep.n_segments)
+
+
+def _position_terms(prep: Prepared, p: _Pairs, alpha: float):
+    """(segment, position, coefficient) of every position a relevant pair can occupy, such
+    that Σ coefficient · weight(position) per segment is the mean over tie orders of
+    Σ (1 − α)^{c_s(i)} · weight(i) for any weights: a pair alone in its tie group has its
+    own position and coefficient (1 − α)^{c_s}·w_s; the k pairs of one subtopic in a group
+    of n positions (t before it, c before the group) give each position t + j the
+    coefficient (k/n)·E[(1 − α)^{c + X}]·w_s, X hypergeometric (module docstring). Weight-free,
+    so computed once per call and α."""
+    key = ("diversity_terms", id(p), alpha)
+    if key in prep._cache:
+        return prep._cache[key]
+    decay = _decay(alpha, max(len(p.row), 1))
+    gid = prep.gid[p.row]
+    plain = prep.g_size[gid] == 1
+    seg = [p.seg[plain]]
+    pos = [p.pos[plain]]
+    coef = [decay[p.index[plain]] * p.wt[plain]]
+    if not plain.all():
+        # blocks of equal (segment, subtopic, tie group) with more than one position
+        tied = np.flatnonzero(~plain)
+        bkey = p.key[tied] * np.int64(prep.n_groups + 1) + gid[tied]
+        first = np.ones(len(tied), dtype=bool)
+        first[1:] = bkey[1:] != bkey[:-1]
+        heads = tied[first]
+        k = np.diff(np.append(np.flatnonzero(first), len(tied)))  # relevant docs in the block
+        c0 = p.index[heads]  # relevant docs of the subtopic in earlier groups
+        g = gid[heads]
+        n, t = prep.g_size[g], prep.g_start[g]
+        # cells: the block's positions j = 1..n
+        cell = np.repeat(np.arange(len(heads)), n)
+        j = np.arange(len(cell)) - np.repeat(np.cumsum(n) - n, n) + 1
+        nc, kc = n[cell], k[cell]
+        lf = log_factorials(int(n.max()))
+        inner = np.zeros(len(cell))
+        for x in range(int(k.max())):
+            live = (x <= j - 1) & (x <= kc - 1)
+            if not live.any():
+                break
+            # P(x of the other k − 1 lie in the j − 1 positions before j): hypergeometric
+            prob = _hypergeom(kc - 1, nc - kc, j - 1, x, lf)
+            inner += np.where(live, decay[np.minimum(c0[cell] + x, len(decay) - 1)] * prob, 0.0)
+        seg.append(p.seg[heads][cell])
+        pos.append((t[cell] + j).astype(np.float64))
+        coef.append((kc / nc) * inner * p.wt[heads][cell])
+    out = np.concatenate(seg), np.concatenate(pos), np.concatenate(coef)
+    prep._cache[key] = out
+    return out
+
+
+def _hypergeom(good: np.ndarray, bad: np.ndarray, draws: np.ndarray, x: int,
+               lf: np.ndarray) -> np.ndarray:
+    """P(x good items in ``draws`` drawn without replacement from good + bad), elementwise:
+    C(good, x)·C(bad, draws − x)/C(good + bad, draws), 0 where impossible."""
+    y = draws - x
+    ok = (x <= good) & (y >= 0) & (y <= bad)
+    gx = np.where(ok, good, 0)
+    by = np.where(ok, bad, 0)
+    yy = np.where(ok, y, 0)
+    xx = np.where(ok, x, 0)
+    dd = np.where(ok, draws, 0)
+    log = ((lf[gx] - lf[xx] - lf[gx - xx]) + (lf[by] - lf[yy] - lf[by - yy])
+           - (lf[gx + by] - lf[dd] - lf[gx + by - dd]))
+    return np.where(ok, np.exp(log), 0.0)
+
+
+def _ideal_gains(prep: Prepared, level: float, alpha: float, wt: np.ndarray) -> np.ndarray:
+    """The novelty-discounted gains of ndeval's greedy ideal ranking, one row per scored
+    qid (padded with 0): at each position the judged document with the largest gain, ties
+    to the largest docid. Computed for every qid at once, one position at a time."""
+    cache_key = ("diversity_ideal", level, alpha)
+    if cache_key in prep._cache:
+        return prep._cache[cache_key]
+    a: Aspects = prep.aspects  # type: ignore[assignment]
+    n_q = len(prep.q_offsets) - 1
+    keep = a.j_rel >= level
+    q = a.code_q[a.j_code[keep]]
+    doc, code = a.j_doc[keep], a.j_code[keep]
+    if len(q) == 0:
+        out = np.zeros((n_q, 1))
+        prep._cache[cache_key] = out
+        return out
+    # documents renumbered per qid among the relevant ones (order kept: largest docid first)
+    dkey = q * np.int64(doc.max() + 1) + doc
+    udoc, dpos = np.unique(dkey, return_inverse=True)
+    uq = udoc // (doc.max() + 1)
+    d_first = np.searchsorted(uq, np.arange(n_q))
+    d_local = dpos - d_first[q]
+    s_first = np.searchsorted(a.code_q, np.arange(n_q))
+    s_local = code - s_first[q]
+    n_docs = np.bincount(uq, minlength=n_q)
+    D, S = int(n_docs.max()), int(s_local.max()) + 1
+    rel = np.zeros((n_q, D, S))
+    rel[q, d_local, s_local] = wt[code]  # 1 each, or the subtopic's scaled weight
+    gain = np.ones((n_q, S))
+    taken = np.arange(D)[None, :] >= n_docs[:, None]  # padding counts as taken
+    out = np.zeros((n_q, D))
+    rows = np.arange(n_q)
+    for step in range(D):
+        score = np.zeros((n_q, D))
+        for s in range(S):  # in subtopic order, as ndeval adds them
+            score += rel[:, :, s] * gain[:, s][:, None]
+        score[taken] = -1.0
+        pick = np.argmax(score, axis=1)  # the first maximum: the largest docid
+        live = step < n_docs
+        out[live, step] = score[rows, pick][live]
+        taken[rows[live], pick[live]] = True
+        hit = rel[rows, pick] > 0
+        gain = np.where(hit & live[:, None], gain * (1.0 - alpha), gain)
+    prep._cache[cache_key] = out
+    return out
+
+
+def _ideal_sum(prep: Prepared, level: float, alpha: float, weight) -> np.ndarray:
+    """Σ_i g*(i)·weight(i) of the greedy ideal ranking, per segment."""
+    gains = _ideal_gains(prep, level, alpha, _pairs(prep, level, "").code_wt)
+    w = weight(np.arange(1, gains.shape[1] + 1, dtype=np.float64))
+    return (gains * w[None, :]).sum(axis=1)[prep.seg_q]
+
+
+EXACT_BOUND = 1 << 20  # positions of the ideal-ideal bound summed term by term
+
+
+def _ideal_ideal(S: np.ndarray, alpha: float, kind: str, depth: np.ndarray) -> np.ndarray:
+    """Σ_{i≤depth} S(1 − α)^{i−1}·w(i), w(i) = 1/log2(1 + i) ("dcg") or 1/i ("rr"): a ranking
+    relevant to every subtopic at every position, per segment. The first 2^20 positions are
+    summed term by term; a deeper bound (a cut-off such as k = 10^9) adds the tail by the
+    Euler–Maclaurin formula, whose integral is taken by Gauss–Legendre quadrature in log x
+    (the terms are smooth and slowly varying there: the error is far below a float's)."""
+    if not len(depth):
+        return np.zeros(0)
+    top = int(min(depth.max(), EXACT_BOUND))
+    pos = np.arange(1, top + 1, dtype=np.float64)
+    w = (np.log(2.0) / np.log(pos + 1.0)) if kind == "dcg" else 1.0 / pos
+    cum = np.concatenate([[0.0], np.cumsum(_decay(alpha, max(top - 1, 0))[:top] * w)])
+    out = cum[np.minimum(depth, top).astype(np.int64)]
+    deep = depth > EXACT_BOUND
+    if deep.any():
+        out = out.copy()
+        out[deep] += _tail(alpha, kind, float(EXACT_BOUND), depth[deep].astype(np.float64))
+    return S * out
+
+
+def _tail(alpha: float, kind: str, m: float, b: np.ndarray) -> np.ndarray:
+    """Σ_{m < i ≤ b} (1 − α)^{i−1}·w(i) for m ≥ 2^20 by Euler–Maclaurin: ∫_m^b f +
+    (f(b) − f(m))/2 + (f'(b) − f'(m))/12 (the next term is below 10^-30 of the sum here)."""
+    log_keep = np.log1p(-alpha) if alpha < 1 else -np.inf
+
+    def f(x):
+        w = np.log(2.0) / np.log(x + 1.0) if kind == "dcg" else 1.0 / x
+        with np.errstate(invalid="ignore"):
+            return np.where(np.isneginf(log_keep), 0.0, np.exp((x - 1.0) * log_keep) * w)
+
+    def df(x):
+        if kind == "dcg":
+            dw = -np.log(2.0) / ((x + 1.0) * np.log(x + 1.0) ** 2)
+            w = np.log(2.0) / np.log(x + 1.0)
+        else:
+            dw, w = -1.0 / x ** 2, 1.0 / x
+        decay = np.where(np.isneginf(log_keep), 0.0, np.exp((x - 1.0) * log_keep))
+        return decay * (dw + (0.0 if np.isneginf(log_keep) else log_keep) * w)
+
+    if f(np.array(m)) == 0:  # the terms have underflowed: nothing beyond
+        return np.zeros(len(b))
+    nodes, weights = np.polynomial.legendre.leggauss(96)
+    lo, hi = np.log(m), np.log(b)
+    half, mid = (hi - lo) / 2, (hi + lo) / 2
+    u = mid[:, None] + half[:, None] * nodes[None, :]
+    x = np.exp(u)
+    integral = (half[:, None] * weights[None, :] * f(x) * x).sum(axis=1)
+    return integral + (f(b) - f(np.array(m))) / 2 + (df(b) - df(np.array(m))) / 12
+def _dcg_weight(k):
+    def w(pos):
+        return np.where(pos <= (k if k is not None else np.inf), np.log(2.0) / np.log(pos + 1.0), 0.0)
+    return w
+
+
+def _rr_weight(k):
+    def w(pos):
+        return np.where(pos <= (k if k is not None else np.inf), 1.0 / pos, 0.0)
+    return w
+
+
+def _rbp_weight(beta):
+    def w(pos):
+        return np.power(beta, pos - 1.0)
+    return w
+
+
+def _depth(prep: Prepared, k) -> np.ndarray:
+    """The depth of the ideal-ideal bound: k, or each ranking's length for k=None."""
+    return prep.length.astype(np.float64) if k is None else np.full(prep.n_segments, float(k))
