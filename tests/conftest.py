@@ -12,7 +12,18 @@ DATA = SHARED / "data"
 
 @pytest.fixture(scope="session")
 def cranfield():
-    """(runs, qrels) of the shipped Cranfield collection: seven systems in one frame."""
+    """(runs, qrels) of the shipped Cranfield collection cut to the top 100 of each ranking
+    (seven systems in one frame, 156,874 rows): for the tests whose checks do not depend on
+    the depth, a tenth of the rows of the shipped files (``cranfield_full``)."""
+    import trunc_accessor as ta
+
+    return ta.load_example("cranfield", depth=100)
+
+
+@pytest.fixture(scope="session")
+def cranfield_full():
+    """(runs, qrels) of the shipped Cranfield collection as shipped: top 1,000 of each
+    ranking, 1,272,334 rows."""
     import trunc_accessor as ta
 
     return ta.load_example("cranfield")

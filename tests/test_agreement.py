@@ -373,11 +373,9 @@ def test_overlap_is_set_intersection(data, k):
 
 
 @pytest.mark.parametrize("library", ["pandas", "polars", "lazy"])
-def test_accessor_methods(library):
+def test_accessor_methods(library, cranfield):
     """run.ir.rbo(other) and run.ir.overlap(other, k) are the module's functions."""
-    import trunc_accessor as ta
-
-    runs, _ = ta.load_example("cranfield")
+    runs, _ = cranfield
     a = runs[runs.system == "bm25"].drop(columns="system")
     b = runs[runs.system == "tfidf"].drop(columns="system")
     want_rbo, want_overlap = rbo(a, b, p=0.8), overlap(a, b, 10)

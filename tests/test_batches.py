@@ -84,8 +84,8 @@ def test_batched_evaluate_equals_the_eager_call(systems, batch_rows, ties, by, e
 
 
 @pytest.mark.parametrize("call", ["cutoff_curve", "optimal_cutoff", "crp", "crp_archetype"])
-def test_batched_curves_and_crp_equal_the_eager_call(call, monkeypatch):
-    run, qrels = ta.load_example("cranfield")
+def test_batched_curves_and_crp_equal_the_eager_call(call, monkeypatch, cranfield):
+    run, qrels = cranfield
     run = run[run.qid.isin(run.qid.unique()[:40])]
     qrels = pl.from_pandas(qrels)
     fns = {"cutoff_curve": lambda r: r.ir.cutoff_curve(qrels, "ap", max_depth=20, by="system"),
@@ -114,8 +114,8 @@ def test_warnings_and_errors_are_those_of_the_whole_call(monkeypatch):
         pl.from_pandas(run.assign(qid="x" + run.qid)).lazy().ir.ap(qrels).collect()
 
 
-def test_evaluate_parquet_matches_trec_eval_and_the_pandas_accessor(tmp_path):
-    run, qrels = ta.load_example("cranfield")
+def test_evaluate_parquet_matches_trec_eval_and_the_pandas_accessor(tmp_path, cranfield):
+    run, qrels = cranfield
     path = tmp_path / "runs.parquet"
     run.sort_values(["qid", "system"]).to_parquet(path, row_group_size=5000)
     got = ta.evaluate_parquet(path, qrels, ["ndcg@10", "map"], by="system", batch_rows=3000)

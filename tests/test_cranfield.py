@@ -24,8 +24,8 @@ SYSTEMS = ["bm25", "bm25_stem", "bm25l_stem", "bm25plus_stem", "bm25_title", "ql
            "tfidf"]
 
 
-def test_shape(cranfield):
-    runs, qrels = cranfield
+def test_shape(cranfield_full):
+    runs, qrels = cranfield_full
     assert list(runs.columns) == ["qid", "docid", "score", "system"]
     assert list(qrels.columns) == ["qid", "docid", "rel"]
     assert sorted(runs["system"].unique()) == sorted(SYSTEMS)
@@ -33,7 +33,10 @@ def test_shape(cranfield):
     assert qrels["qid"].nunique() == 225
     assert (runs.groupby("system")["qid"].nunique() == 225).all()
     per_query = runs.groupby(["system", "qid"]).size()
-    assert per_query.max() == 100 and per_query.min() >= 1
+    assert per_query.max() == 1000 and per_query.min() >= 1
+    assert runs.groupby("system").size().to_dict() == {
+        "bm25": 178226, "bm25_stem": 200666, "bm25l_stem": 200666, "bm25plus_stem": 200666,
+        "bm25_title": 76056, "tfidf": 191054, "ql_dirichlet": 225000}
     assert not runs.duplicated(["system", "qid", "docid"]).any()
     assert set(runs["qid"]) == {str(i) for i in range(1, 226)}
     assert set(runs["docid"].astype(int)) <= set(range(1, 1401))
@@ -79,12 +82,12 @@ def test_polars_and_backward_compatible_default():
         ta.load_example("cranfield", library="numpy")
 
 
-def test_every_system_equals_pytrec_eval_per_query(cranfield):
+def test_every_system_equals_pytrec_eval_per_query(cranfield_full):
     """nDCG@10 and AP of every shipped system, per query, equal pytrec_eval's on the same
     files (parsed here, not by the library; ties="trec_eval9" is pytrec_eval's order)."""
     import pytrec_eval
 
-    runs, qrels = cranfield
+    runs, qrels = cranfield_full
     judged = {}
     for line in (DATA / "qrels.txt").read_text().splitlines():
         q, _, d, g = line.split()
@@ -105,22 +108,60 @@ def test_every_system_equals_pytrec_eval_per_query(cranfield):
             assert got.loc[q, "ap"] == pytest.approx(values["map"], abs=1e-9)
 
 
-def test_systems_are_plausible(cranfield):
+def test_systems_are_plausible(cranfield_full):
     """Means in the range BM25-type models reach on Cranfield; stemming helps AP, titles
     alone do not (tie-aware means, the library's default)."""
-    runs, qrels = cranfield
+    runs, qrels = cranfield_full
     means = runs.ir.evaluate(qrels, ["ndcg@10", "ap"], by="system").groupby("system").mean()
     assert means["ndcg@10"].between(0.25, 0.45).all() and means["ap"].between(0.2, 0.35).all()
     assert means.loc["bm25_stem", "ap"] > means.loc["bm25", "ap"]
     assert means.loc["bm25_title", "ap"] < means.loc["bm25_stem", "ap"]
 
 
-def test_ties_are_kept(cranfield):
-    runs, _qrels = cranfield
+def test_ties_are_kept(cranfield_full):
+    runs, _qrels = cranfield_full
     tied = runs.duplicated(["system", "qid", "score"], keep=False).groupby(runs["system"]).sum()
-    assert tied.to_dict() == {"bm25": 167, "bm25_stem": 62, "bm25l_stem": 68,
-                              "bm25plus_stem": 66, "bm25_title": 12344, "ql_dirichlet": 622,
+    assert tied.to_dict() == {"bm25": 24631, "bm25_stem": 20861, "bm25l_stem": 20951,
+                              "bm25plus_stem": 20913, "bm25_title": 60635, "ql_dirichlet": 85826,
                               "tfidf": 0}
+
+
+def _first_by_pandas(runs: pd.DataFrame, depth: int) -> pd.DataFrame:
+    """Each ranking's first ``depth`` rows in trec_eval's order (score descending, docid
+    descending in byte order: trec_eval's qsort comparator, which ``-M`` then cuts), by
+    pandas sorting (the docids are ASCII, where code point order is byte order), in the
+    frame's row order."""
+    ordered = runs.sort_values(["system", "qid", "score", "docid"],
+                               ascending=[True, True, False, False], kind="stable")
+    first = ordered.groupby(["system", "qid"], sort=False).head(depth)
+    return runs.loc[first.index.sort_values()].reset_index(drop=True)
+
+
+def test_depth_keeps_each_rankings_first_documents_in_trec_eval_order(cranfield_full,
+                                                                       cranfield):
+    runs, qrels = cranfield_full
+    top, top_qrels = cranfield  # the tests' fixture: load_example("cranfield", depth=100)
+    assert len(top) == 156874 and top.groupby(["system", "qid"]).size().max() == 100
+    pd.testing.assert_frame_equal(top, _first_by_pandas(runs, 100), check_exact=True)
+    pd.testing.assert_frame_equal(top_qrels, qrels)
+    # ties across the cut (ranks 100 and 101 share a score; the script counts them too)
+    pos = runs.groupby(["system", "qid"]).cumcount()
+    s100 = runs[pos == 99].set_index(["system", "qid"])["score"]
+    s101 = runs[pos == 100].set_index(["system", "qid"])["score"]
+    across = (s100.reindex(s101.index) == s101).groupby(level="system").sum()
+    assert across[across > 0].to_dict() == {"bm25": 1, "bm25_title": 112, "bm25l_stem": 1,
+                                            "ql_dirichlet": 2}
+    # another collection, Polars, a depth beyond every ranking, bad depths
+    run, _ = ta.load_example("trec_eval")
+    seven = ta.load_example("trec_eval", depth=7)[0]
+    pd.testing.assert_frame_equal(seven, _first_by_pandas(run, 7), check_exact=True)
+    pd.testing.assert_frame_equal(
+        ta.load_example("trec_eval", library="polars", depth=7)[0].to_pandas(), seven,
+        check_dtype=False, check_exact=True)
+    pd.testing.assert_frame_equal(ta.load_example("trec_eval", depth=5000)[0], run)
+    for bad in (0, -1, 2.5, True, "100"):
+        with pytest.raises(ta.ParameterError, match="depth must be a whole number"):
+            ta.load_example("trec_eval", depth=bad)
 
 
 def test_shipped_files_are_tagged_by_system():
@@ -137,7 +178,7 @@ def test_script_reproduces_shipped_files(tmp_path):
     pytest.importorskip("sklearn")
     pytest.importorskip("scipy")
     subprocess.run([sys.executable, str(SCRIPT), "--source", str(SOURCE), "--out",
-                    str(tmp_path), "--quiet"], check=True, timeout=120)
+                    str(tmp_path), "--quiet"], check=True, timeout=300)
     made = sorted(p.name for p in tmp_path.iterdir())
     shipped = sorted(p.name for p in DATA.iterdir() if p.name != "ORIGIN")
     assert made == shipped

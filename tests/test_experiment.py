@@ -131,7 +131,7 @@ def test_latex_table_compiles_with_booktabs(with_baseline, tmp_path):
     assert (tmp_path / "t.pdf").exists()
 
 
-def test_the_query_column_alias_reaches_every_analysis_function():
+def test_the_query_column_alias_reaches_every_analysis_function(cranfield):
     """A run whose query column is query_id evaluates; its per-query frame then goes through
     compare, Tukey, experiment and the plots as one whose column is qid (one reader of
     result frames, the input frames' aliases)."""
@@ -140,7 +140,7 @@ def test_the_query_column_alias_reaches_every_analysis_function():
     import pandas as pd
     import polars as pl
 
-    runs, qrels = ta.load_example("cranfield")
+    runs, qrels = cranfield
     renamed = runs.rename(columns={"qid": "query_id"})
     rqrels = qrels.rename(columns={"qid": "query_id"})
     per = renamed.ir.evaluate(rqrels, ["ap", "ndcg@10"], by="system")

@@ -49,10 +49,10 @@ def test_parquet_files_of_different_schemas_name_the_column(tmp_path):
                             QRELS, ["ap"])
 
 
-def test_every_metric_is_bit_identical_eager_and_in_lazy_batches():
+def test_every_metric_is_bit_identical_eager_and_in_lazy_batches(cranfield):
     """A query's value must not depend on the queries sharing its call: NDCG', Rndcg and
     ndcg_rel differed in the last bits between eager and lazy batches."""
-    runs, qrels = ta.load_example("cranfield", library="polars")
+    runs, qrels = (pl.from_pandas(frame) for frame in cranfield)
     for ties in ("first", "average"):
         names = []
         for name, metric in ta.REGISTRY.items():
@@ -183,8 +183,8 @@ def test_resampling_memory_does_not_grow_with_n_resamples():
 
 
 # --------------------------------------------------------------------------- experiments
-def test_experiment_keys_and_report_escaping():
-    runs, qrels = ta.load_example("cranfield")
+def test_experiment_keys_and_report_escaping(cranfield):
+    runs, qrels = cranfield
     nameless = runs.copy()
     nameless.loc[nameless.index[0], "system"] = None
     with pytest.raises(InputError, match="system column 'system' has a missing value"):

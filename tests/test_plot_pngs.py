@@ -18,8 +18,8 @@ import matplotlib.pyplot as plt
 
 
 @pytest.fixture(scope="module")
-def experiment():
-    runs, qrels = ta.load_example("cranfield")
+def experiment(cranfield):
+    runs, qrels = cranfield
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return ta.experiment(runs, qrels, ["nDCG@10", "map"], baseline="bm25", per_query=True)
@@ -106,8 +106,8 @@ def test_effort_gain_cells_print_small_shares_and_do_not_overlap(tmp_path):
     plt.close("all")
 
 
-def test_crp_panel_follows_the_runs_and_keeps_its_legend_outside(tmp_path):
-    runs, qrels = ta.load_example("cranfield")
+def test_crp_panel_follows_the_runs_and_keeps_its_legend_outside(tmp_path, cranfield):
+    runs, qrels = cranfield
     fig = runs[runs.system == "bm25"].ir.plot_crp(qrels, qids=["1"])
     ax = fig.axes[0]
     renderer = _rendered(ax, tmp_path, "crp")

@@ -15,11 +15,6 @@ import trunc_accessor as ta
 from trunc_accessor import DroppedQueriesWarning, InputError
 
 
-@pytest.fixture(scope="module")
-def cranfield():
-    return ta.load_example("cranfield")
-
-
 def _without_first_queries(runs, system="tfidf", k=20):
     drop = (runs["system"] == system) & runs["qid"].isin([str(i) for i in range(1, k + 1)])
     return runs[~drop]

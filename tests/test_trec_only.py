@@ -143,8 +143,8 @@ def test_parameters_are_checked():
             call()
 
 
-def test_a_whole_run_with_ties_matches_a_few_brute_forced_queries():
-    runs, qrels = ta.load_example("cranfield")
+def test_a_whole_run_with_ties_matches_a_few_brute_forced_queries(cranfield):
+    runs, qrels = cranfield
     run = runs[runs["system"] == "bm25"]
     res = run.ir.evaluate(qrels, ["binary_g", "rndcg", "trec_rbp"], undefined="nan")
     ordered = run.sort_values(["qid", "score"], ascending=[True, False])

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from importlib import resources
 
+import numpy as np
+import pyarrow as pa
+
 from .._typing import Result
 from ..core.frames import InputError
-from .read import _as, _check_library, read_qrels, read_run
+from ..errors import ParameterError
+from .read import _as, _check_library, _run_table, read_qrels, read_run
 
 
 def example_path(name: str) -> str:
@@ -17,16 +21,18 @@ def example_path(name: str) -> str:
 EXAMPLES = ("trec_eval", "cranfield", "robust03", "web2012")
 
 
-def load_example(name: str = "trec_eval", library: str | None = None) -> tuple[Result, Result]:
+def load_example(name: str = "trec_eval", library: str | None = None,
+                 depth: int | None = None) -> tuple[Result, Result]:
     """(run, qrels) of a test collection shipped with the package (offline).
 
     ``name``:
 
     * ``"trec_eval"`` (default): trec_eval's own test collection, a real TREC run for topics
       301–303 (500 documents each, system ``STANDARD``) and its binary qrels.
-    * ``"cranfield"``: the Cranfield collection (1,400 abstracts, 225 queries, all judged),
-      seven real retrieval systems (BM25 with and without stemming, BM25L, BM25+, title-only
-      BM25, TF-IDF cosine, Dirichlet query likelihood; top 100 each, ties kept) in one frame
+    * ``"cranfield"``: the Cranfield collection (1,400 documents indexed by title and
+      abstract, 225 queries, all judged), seven real retrieval systems with their textbook
+      settings (BM25 with and without stemming, BM25L, BM25+, title-only BM25, TF-IDF cosine,
+      Dirichlet query likelihood; top 1,000 each, 1.27 million rows, ties kept) in one frame
       told apart by its ``system`` column, and graded qrels where higher is more relevant
       (4 = complete answer ... 1 = minimum interest, 0 = of no interest; ir_datasets'
       reading of the raw codes). ``data/cranfield/ORIGIN`` says how they were made
@@ -45,10 +51,22 @@ def load_example(name: str = "trec_eval", library: str | None = None) -> tuple[R
     argument may also be the library (``load_example("polars")`` is
     ``load_example("trec_eval", library="polars")``).
 
+    ``depth``: keep only the first ``depth`` documents of each ranking (each system's, each
+    query's), as ``trec_eval -M depth`` reads a run: in trec_eval's order, score descending
+    and equal scores by docid descending (byte order). ``None`` (default) keeps the files as
+    shipped. The frame is smaller and evaluates faster (the files are still read whole), for
+    uses where the deep end does not matter: measures at cut-offs up to ``depth`` keep their
+    values (with ``ties="average"`` except where a tie in score straddles the cut), measures
+    over the whole ranking (AP, nDCG, recall) change. ``load_example("cranfield",
+    depth=100)`` holds exactly what ``examples/make_cranfield_runs.py --depth 100`` writes.
+
     >>> import trunc_accessor
     >>> runs, qrels = trunc_accessor.load_example("cranfield")
     >>> runs["system"].nunique(), runs["qid"].nunique(), str(qrels["rel"].dtype)
     (7, 225, 'int64')
+    >>> top, _ = trunc_accessor.load_example("cranfield", depth=100)
+    >>> len(runs), len(top), int(top.groupby(["system", "qid"]).size().max())
+    (1272334, 156874, 100)
     """
     if name in ("pandas", "polars"):
         if library is not None and library != name:
@@ -56,26 +74,60 @@ def load_example(name: str = "trec_eval", library: str | None = None) -> tuple[R
                              "names a library; pass the collection as name=")
         name, library = "trec_eval", name
     library = _check_library("pandas" if library is None else library)
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer))
+                              or depth < 1):
+        raise ParameterError(f"load_example: depth must be a whole number ≥ 1 (documents kept "
+                             f"per ranking) or None (as shipped), not {depth!r}")
     if name == "trec_eval":
-        return (read_run(example_path("results.test"), library),
-                read_qrels(example_path("qrels.test"), library))
-    if name == "cranfield":
+        run, qrels = example_path("results.test"), example_path("qrels.test")
+    elif name == "cranfield":
         folder = resources.files("trunc_accessor").joinpath("data", "cranfield")
-        runs = sorted(str(p) for p in folder.iterdir() if p.name.endswith(".run.gz"))
-        return read_run(runs, library), read_qrels(str(folder.joinpath("qrels.txt")), library)
-    if name == "robust03":
+        run = sorted(str(p) for p in folder.iterdir() if p.name.endswith(".run.gz"))
+        qrels = str(folder.joinpath("qrels.txt"))
+    elif name == "robust03":
         folder = resources.files("trunc_accessor").joinpath("data", "robust03")
-        return (read_run(str(folder.joinpath("uic0301.run.gz")), library),
-                read_qrels(str(folder.joinpath("qrels.txt.gz")), library))
-    if name == "web2012":
+        run, qrels = str(folder.joinpath("uic0301.run.gz")), str(folder.joinpath("qrels.txt.gz"))
+    elif name == "web2012":
         folder = resources.files("trunc_accessor").joinpath("data", "web2012")
-        runs = sorted(str(p) for p in folder.iterdir() if p.name.endswith(".run.gz"))
-        return (read_run(runs, library),
-                read_qrels(str(folder.joinpath("qrels.diversity.txt.gz")), library,
-                           subtopics=True))
-    raise InputError(f"load_example: unknown collection {name!r}; the shipped ones are "
-                     f"{list(EXAMPLES)} (or pass library='pandas'/'polars')")
+        run = sorted(str(p) for p in folder.iterdir() if p.name.endswith(".run.gz"))
+        qrels_frame = read_qrels(str(folder.joinpath("qrels.diversity.txt.gz")), library,
+                                 subtopics=True)
+        table = _run_table(run)
+        if depth is not None:
+            table = _first(table, int(depth))
+        return _as(library, table), qrels_frame
+    else:
+        raise InputError(f"load_example: unknown collection {name!r}; the shipped ones are "
+                         f"{list(EXAMPLES)} (or pass library='pandas'/'polars')")
+    table = _run_table(run)
+    if depth is not None:
+        table = _first(table, int(depth))
+    return _as(library, table), read_qrels(qrels, library)
 
+
+def _first(table: pa.Table, depth: int) -> pa.Table:
+    """The first ``depth`` rows of each (system, qid) ranking in trec_eval's order (score
+    descending, equal scores by docid descending in byte order), in the table's row order.
+    Arrow sorts the row numbers; a ranking's rows are then consecutive, and a row is kept
+    when fewer than ``depth`` rows of its ranking come before it."""
+    import pyarrow.compute as pc  # here: importing it costs the command line's start-up
+
+    keys = [c for c in ("system", "qid") if c in table.column_names]
+    order = pc.sort_indices(table, sort_keys=[*((k, "ascending") for k in keys),
+                                              ("score", "descending"),
+                                              ("docid", "descending")]).to_numpy()
+    n = len(order)
+    starts = np.zeros(n, dtype=bool)
+    starts[:1] = True
+    for k in keys:  # a new ranking starts where a key changes
+        codes = pc.dictionary_encode(table.column(k).combine_chunks(),
+                                     null_encoding="encode").indices.to_numpy()[order]
+        starts[1:] |= codes[1:] != codes[:-1]
+    position = np.arange(n)
+    position -= np.maximum.accumulate(np.where(starts, position, 0))
+    keep = np.zeros(n, dtype=bool)
+    keep[order[position < depth]] = True
+    return table.filter(pa.array(keep))
 
 JUDGES = ("llmjudge", "robust03", "cranfield")
 LLMJUDGE = ("willia-umbrela1", "Olz-gpt4o", "h2oloo-zeroshot1", "RMITIR-llama70B")

@@ -51,12 +51,17 @@ def read_run(path: Source | Sequence[Source], library: str = "pandas",
     (1500, ['301', '302', '303'], 'STANDARD')
     """
     _check_library(library)
+    return _as(library, _run_table(path, keep_rank))
+
+
+def _run_table(path, keep_rank: bool = False) -> pa.Table:
+    """:func:`read_run`'s columns as an Arrow table."""
     raw = _read_runs(path) if isinstance(path, (list, tuple)) else _parse(path, (_RUN,))[1]
     table = pa.table([raw["qid"], raw["docid"], raw["score"], raw["runid"]],
                      names=["qid", "docid", "score", "system"])
     if keep_rank:
         table = table.add_column(3, "rank", _whole_or_float(raw["rank"]))
-    return _as(library, table)
+    return table
 
 
 def _read_runs(paths) -> pa.Table:
