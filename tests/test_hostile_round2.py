@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
+from trunc_accessor.accessors.polars import LazyPolarsIR
 
 import trunc_accessor as ta
 from trunc_accessor import InputError, cli
-from trunc_accessor.accessors.polars import LazyPolarsIR
 
 from .conftest import DATA, need
 

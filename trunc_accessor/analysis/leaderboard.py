@@ -120,7 +120,7 @@ def leaderboard_agreement(runs: Frame | Mapping[Any, Frame], qrels_a: Frame, qre
     >>> found = leaderboard_agreement(runs, qrels, binary, ["ndcg@10"], names=("graded", "3+"))
     >>> found.summary[["metric", "kendall_tau", "tau_ap", "changed"]].round(4)
         metric  kendall_tau  tau_ap  changed
-    0  ndcg@10       0.9048  0.6667        7
+    0  ndcg@10       0.9048  0.6667        6
     """
     names = tuple(names)
     if len(names) != 2 or not all(isinstance(n, str) for n in names) or names[0] == names[1]:

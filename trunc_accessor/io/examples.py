@@ -10,7 +10,7 @@ import pyarrow as pa
 from .._typing import Result
 from ..core.frames import InputError
 from ..errors import ParameterError
-from .read import _as, _check_library, _run_table, read_qrels, read_run
+from .read import _as, _check_library, _run_table, read_qrels
 
 
 def example_path(name: str) -> str:
@@ -78,6 +78,7 @@ def load_example(name: str = "trec_eval", library: str | None = None,
                               or depth < 1):
         raise ParameterError(f"load_example: depth must be a whole number ≥ 1 (documents kept "
                              f"per ranking) or None (as shipped), not {depth!r}")
+    run: str | list[str]
     if name == "trec_eval":
         run, qrels = example_path("results.test"), example_path("qrels.test")
     elif name == "cranfield":
