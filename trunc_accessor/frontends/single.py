@@ -31,6 +31,7 @@ documents, not retrieved (they enter the ideal ranking of the normalised measure
 from __future__ import annotations
 
 import inspect
+from typing import Any
 
 import polars as pl
 
@@ -92,17 +93,24 @@ def _make_diversity(metric: Metric):
             undefined=undefined)
         return float(values[measure.label][0])
 
+    first = ("subtopics", "list of subtopic collections in ranking order (None: unjudged)")
+    return _described(fn, metric, first,
+                      (("scores", None, "list of floats | None"),
+                       ("judged", None, "list of subtopic collections | None"),
+                       ("ties", "average", "str"), ("relevance_level", 1, "float"),
+                       ("undefined", "zero", "str")))
+
+
+def _described(fn, metric: Metric, first: tuple[str, str], keywords) -> Any:
+    """``fn`` with the signature (first positional, the keyword-only ``keywords`` (name,
+    default, annotation), the metric's own parameters), name and docstring of ``metric``."""
     kind = inspect.Parameter
-    sig = [kind("subtopics", kind.POSITIONAL_OR_KEYWORD,
-                annotation="list of subtopic collections in ranking order (None: unjudged)")]
-    for name, default, note in (("scores", None, "list of floats | None"),
-                                ("judged", None, "list of subtopic collections | None"),
-                                ("ties", "average", "str"), ("relevance_level", 1, "float"),
-                                ("undefined", "zero", "str")):
+    sig = [kind(first[0], kind.POSITIONAL_OR_KEYWORD, annotation=first[1])]
+    for name, default, note in keywords:
         sig.append(kind(name, kind.KEYWORD_ONLY, default=default, annotation=note))
     for p in metric.params:
         sig.append(kind(p.name, kind.KEYWORD_ONLY, default=p.default, annotation=annotation(p)))
-    fn.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    fn.__signature__ = inspect.Signature(
         sig, return_annotation="float")
     fn.__name__ = fn.__qualname__ = metric.name
     fn.__doc__ = metric.doc
@@ -122,21 +130,11 @@ def _make(metric: Metric):
                               relevance_level=level, ties=ties)
         return float(apply_undefined(measure.compute(prep, level), undefined)[0])
 
-    kind = inspect.Parameter
-    sig = [kind("grades", kind.POSITIONAL_OR_KEYWORD,
-                annotation="list of grades in ranking order (None: unjudged)")]
-    for name, default, note in (("scores", None, "list of floats | None"),
-                                ("qrels_grades", None, "list of grades | None"),
-                                ("R", None, "int | None"), ("ties", "average", "str"),
-                                ("relevance_level", 1, "float"), ("undefined", "zero", "str")):
-        sig.append(kind(name, kind.KEYWORD_ONLY, default=default, annotation=note))
-    for p in metric.params:
-        sig.append(kind(p.name, kind.KEYWORD_ONLY, default=p.default, annotation=annotation(p)))
-    fn.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        sig, return_annotation="float")
-    fn.__name__ = fn.__qualname__ = metric.name
-    fn.__doc__ = metric.doc
-    return fn
+    return _described(fn, metric, ("grades", "list of grades in ranking order (None: unjudged)"),
+                      (("scores", None, "list of floats | None"),
+                       ("qrels_grades", None, "list of grades | None"), ("R", None, "int | None"),
+                       ("ties", "average", "str"), ("relevance_level", 1, "float"),
+                       ("undefined", "zero", "str")))
 
 
 for _name, _metric in REGISTRY.items():
