@@ -26,6 +26,18 @@ def _label(declared: dict, name) -> str:
     return declared[name].label if name in declared else str(name)
 
 
+def _runs_frame(runs, by: str) -> tuple[Any, bool]:
+    """The runs as one eager frame with a ``by`` column (:func:`_one_frame`), and whether they
+    came as Polars (the answer's library)."""
+    polars_in = isinstance(runs, (pl.DataFrame, pl.LazyFrame)) or bool(
+        isinstance(runs, Mapping) and runs
+        and all(isinstance(f, (pl.DataFrame, pl.LazyFrame)) for f in runs.values()))
+    frame = _one_frame(runs, by)
+    if isinstance(frame, pl.LazyFrame):
+        frame = frame.collect()
+    return frame, polars_in
+
+
 def _one_frame(runs, by: str):
     """A mapping {name: run} as one frame with a ``by`` column (pandas or Polars)."""
     if not isinstance(runs, Mapping):
@@ -136,12 +148,7 @@ def experiment(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Metrics
     if not isinstance(missing, str) or missing not in MISSING:
         raise InputError(f"experiment: missing= must be one of {list(MISSING)}, not "
                          f"{missing!r}")
-    polars_in = isinstance(runs, (pl.DataFrame, pl.LazyFrame)) or (
-        isinstance(runs, Mapping) and runs
-        and all(isinstance(f, (pl.DataFrame, pl.LazyFrame)) for f in runs.values()))
-    frame = _one_frame(runs, by)
-    if isinstance(frame, pl.LazyFrame):
-        frame = frame.collect()
+    frame, polars_in = _runs_frame(runs, by)
     if not isinstance(frame, (pl.DataFrame, pd.DataFrame)):
         raise InputError(f"experiment: runs must be a run frame with a {by!r} column or a "
                          f"mapping {{system: run}}, not {type(frame).__name__}")

@@ -22,7 +22,7 @@ from ..core.columns import QID_NAMES, _names, _pick, check_frame
 from ..errors import InputError
 from ..warn import DroppedQueriesWarning, warn
 from . import agreement, stats
-from .experiment import _one_frame
+from .experiment import _runs_frame
 
 __all__ = ["LeaderboardAgreement", "leaderboard_agreement"]
 
@@ -131,12 +131,7 @@ def leaderboard_agreement(runs: Frame | Mapping[Any, Frame], qrels_a: Frame, qre
                          f"{queries!r}")
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
         raise InputError(f"leaderboard_agreement: k= must be a whole number ≥ 1, not {k!r}")
-    polars_in = isinstance(runs, (pl.DataFrame, pl.LazyFrame)) or (
-        isinstance(runs, Mapping) and runs
-        and all(isinstance(f, (pl.DataFrame, pl.LazyFrame)) for f in runs.values()))
-    frame = _one_frame(runs, by)
-    if isinstance(frame, pl.LazyFrame):
-        frame = frame.collect()
+    frame, polars_in = _runs_frame(runs, by)
     if not isinstance(frame, (pl.DataFrame, pd.DataFrame)) or by not in frame.columns:
         raise InputError(f"leaderboard_agreement: runs must be a run frame with a {by!r} "
                          "column or a mapping {system: run}")
