@@ -16,7 +16,7 @@ from ..errors import InputError
 from . import label_stats as ls
 from .judges_detail import confusion_matrix
 from .judgments import _read
-from .plot import LABEL_OFFSETS, _new_axes
+from .plot import _new_axes, _place_labels
 
 
 def confusion_heatmap(reference: Frame | Mapping[str, Frame], other: Frame | None = None, *,
@@ -138,7 +138,7 @@ def leaderboard_scatter(result: Any, metric: str | None = None, ax: Axes = None)
     ax.scatter(x, y, s=30, zorder=3, color="steelblue")
     ax.set_xlim(low - pad, high + pad)
     ax.set_ylim(low - pad, high + pad)
-    _label_points(ax, [str(s) for s in rows["system"]], x, y)
+    _place_labels(ax, [str(s) for s in rows["system"]], x, y, marker=4.0)
     name_a, name_b = result.names
     ax.set_xlabel(f"{metric} under {name_a} (mean)")
     ax.set_ylabel(f"{metric} under {name_b} (mean)")
@@ -147,26 +147,3 @@ def leaderboard_scatter(result: Any, metric: str | None = None, ax: Axes = None)
     ax.grid(True, linewidth=0.4, alpha=0.5)
     return ax
 
-
-
-def _label_points(ax, names: list[str], x, y, marker: float = 4.0) -> None:
-    """Name each point at the first offset of :data:`.plot.LABEL_OFFSETS` whose text box
-    overlaps neither a label placed before nor any point's marker (a square of ``marker``
-    points around it; measured on the rendered figure); the last offset if none is free."""
-    fig = ax.figure
-    renderer = fig.canvas.get_renderer()
-    pad = marker * fig.dpi / 72.0
-    centres = ax.transData.transform(np.column_stack([x, y])) if len(x) else np.zeros((0, 2))
-    from matplotlib.transforms import Bbox
-
-    obstacles = [Bbox.from_extents(cx - pad, cy - pad, cx + pad, cy + pad)
-                 for cx, cy in centres]
-    for name, xi, yi in zip(names, x, y):
-        for dx, dy in LABEL_OFFSETS:
-            text = ax.annotate(name, (xi, yi), textcoords="offset points", xytext=(dx, dy),
-                               fontsize="small", ha="left" if dx >= 0 else "right")
-            box = text.get_window_extent(renderer)
-            if not any(box.overlaps(o) for o in obstacles) or (dx, dy) == LABEL_OFFSETS[-1]:
-                obstacles.append(box)
-                break
-            text.remove()

@@ -428,15 +428,22 @@ LABEL_OFFSETS = ((5, 4), (5, -11), (-5, 4), (-5, -11), (0, 9), (0, -15), (12, 14
                  (12, -20), (-12, 14), (-12, -20), (20, 0), (-20, 0), (0, 22), (0, -28))
 
 
-def _place_labels(ax, names, x, y) -> None:
+def _place_labels(ax, names, x, y, marker: float | None = None) -> None:
     """Label each point with its name at the first offset whose text box overlaps no label
-    placed before (measured on the rendered figure); the last offset if none is free."""
+    placed before (measured on the rendered figure) and, with ``marker`` (points), no point's
+    marker (a square of that half-width around each point); the last offset if none is free."""
     fig = ax.figure
     ax.autoscale_view()  # the data limits the points will be drawn with (set lazily)
     ax.set_xlim(ax.get_xlim())
     ax.set_ylim(ax.get_ylim())
     renderer = fig.canvas.get_renderer()
     placed: list = []
+    if marker is not None and len(x):
+        from matplotlib.transforms import Bbox
+
+        pad = marker * fig.dpi / 72.0
+        placed = [Bbox.from_extents(cx - pad, cy - pad, cx + pad, cy + pad)
+                  for cx, cy in ax.transData.transform(np.column_stack([x, y]))]
     for name, xi, yi in zip(names, x, y):
         for dx, dy in LABEL_OFFSETS:
             text = ax.annotate(name, (xi, yi), textcoords="offset points", xytext=(dx, dy),

@@ -422,15 +422,8 @@ def set_recall(c: Cuts, level):
 
 @prefix_of(sets.set_f)
 def set_f(c: Cuts, level, beta=1.0):
-    a = _relevant_retrieved(c, level)
-    R = c.ranking(c.prep.num_relevant(level)).astype(np.float64)
-    n = c.n
-    out = np.where((n == 0) & (R == 0), np.nan, 0.0)
-    found = a > 0
-    P = a[found] / n[found]
-    rec = a[found] / R[found]
-    out[found] = (1.0 + beta) * P * rec / (beta * P + rec)
-    return out
+    return sets.f_of_counts(_relevant_retrieved(c, level),
+                            c.ranking(c.prep.num_relevant(level)).astype(np.float64), c.n, beta)
 
 
 @prefix_of(sets.set_ap)

@@ -74,9 +74,14 @@ def set_f(prep: Prepared, level: float, beta=1.0) -> np.ndarray:
     >>> round(set_f([1, 0, 0, 0], R=2, beta=4), 4)  # P = 1/4, R = 1/2: 5·(1/8)/(1 + 1/2)
     0.4167
     """
-    a = relevant_retrieved(prep, level).astype(np.float64)
-    R = prep.num_relevant(level).astype(np.float64)
-    n = prep.length.astype(np.float64)
+    return f_of_counts(relevant_retrieved(prep, level).astype(np.float64),
+                       prep.num_relevant(level).astype(np.float64),
+                       prep.length.astype(np.float64), beta)
+
+
+def f_of_counts(a: np.ndarray, R: np.ndarray, n: np.ndarray, beta: float) -> np.ndarray:
+    """trec_eval's set_F from the counts: a relevant retrieved of n, R relevant; 0 when
+    nothing relevant is retrieved, undefined (NaN) when n = R = 0."""
     out = np.where((n == 0) & (R == 0), np.nan, 0.0)
     found = a > 0
     # trec_eval's own floating-point order ((1 + x)·P·R / (x·P + R)), so the 4th decimal
