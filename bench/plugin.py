@@ -11,6 +11,9 @@ interface of peers.py's ``--plugin FILE.py:FUNC[=label]``):
   pandas_first, polars_first   ties="first" (the order as given; the tie-aware cost
                       is measured against it)
   polars_tie_aware    the default ties="average" on Polars frames
+  floor_polars, floor_pandas   not ours: what any evaluator of these frames must do
+                      (see :func:`_must_do`), the fair floor the engine is measured
+                      against (peers.py's own floor sorts every time)
   pandas_tie_aware    pandas frames, the library's default ties="average" (exact
                       tie-aware mean, McSherry & Najork). Its values differ from the peers
                       on queries whose top ranks hold tied scores *by design*; peers.py only
@@ -213,6 +216,50 @@ polars_first = _polars_entry(
 pandas_first = _pandas_entry(
     "pandas_first", "first",
     'trunc_accessor: pandas DataFrame.ir.evaluate(..., ties="first") (the order as given)')
+
+
+def _must_do(run, qrels):
+    """The fair floor: what any evaluator of a long run frame must do before its kernels,
+    in Polars, and nothing else. Check whether the rows are in ranking order (qid, then
+    rank) and sort them only if not; left-join the qrels on (qid, docid) for each row's
+    grade; mark where a ranking starts and where a tie group (a run of equal scores in a
+    ranking) starts; hand the three columns to NumPy. No validation, no duplicate check,
+    no metric."""
+    import polars as pl
+    qid, rank, score = pl.col("qid"), pl.col("rank"), pl.col("score")
+    ordered = run.select(((qid > qid.shift()) | ((qid == qid.shift()) & (rank > rank.shift())))
+                         .fill_null(True).all()).item()
+    if not ordered:
+        run = run.sort("qid", "rank")
+    joined = run.join(qrels, on=["qid", "docid"], how="left", maintain_order="left")
+    ranking = qid.ne(qid.shift()).fill_null(True)
+    marks = joined.select(ranking.alias("ranking"),
+                          (ranking | score.ne(score.shift()).fill_null(True)).alias("group"))
+    return joined["rel"].to_numpy(), marks["ranking"].to_numpy(), marks["group"].to_numpy()
+
+
+def floor_polars(run_df, qrels_df, metrics, timer):
+    """floor (not trunc_accessor): Polars frames → grades, ranking and tie-group starts."""
+    with timer.phase("compute"):
+        _must_do(run_df, qrels_df)
+
+
+def floor_pandas(run_df, qrels_df, metrics, timer):
+    """floor (not trunc_accessor): pandas → Polars, then grades, ranking and tie-group
+    starts."""
+    import polars as pl
+    with timer.phase("convert"):
+        run, qrels = pl.from_pandas(run_df), pl.from_pandas(qrels_df)
+    with timer.phase("compute"):
+        _must_do(run, qrels)
+
+
+floor_polars.input, floor_pandas.input = "polars", "pandas"
+floor_polars.label = "floor: Polars, the engine's must-do"
+floor_pandas.label = "floor: pandas → Polars, the engine's must-do"
+for _fn in (floor_polars, floor_pandas):
+    _fn.modules = ("polars",)
+    _fn.dists = ("polars", "pandas", "pyarrow")
 
 
 def _version() -> str:

@@ -15,6 +15,8 @@
 #   ENTRIES     peer entries (default pytrec_eval,ranx,ir_measures.iter_calc plus the
 #               "floor: polars sort+join" reference floor)
 #   OUT         results directory (default bench-results/<size>)
+#   WARM        1 (default): touch 90% of the free memory once before timing, so that no
+#               entry pays a virtual machine's first-touch cost (bench/warm_memory.py); 0 skips
 #   TRUNC_ACCESSOR_REF  a git ref (e.g. HEAD, a commit): benchmark that commit's
 #               trunc_accessor/ (a `git archive` snapshot put first on PYTHONPATH) instead of
 #               the installed/working-tree one, so edits made meanwhile do not leak in
@@ -79,6 +81,10 @@ if [[ -n "${TRUNC_ACCESSOR_REF:-}" ]]; then
 fi
 (cd / && "$PYTHON" -c 'import trunc_accessor; print("[code] trunc_accessor", trunc_accessor.__version__, "from", trunc_accessor.__file__)')
 
+if [[ "${WARM:-1}" != 0 ]]; then
+    "$PYTHON" "$ROOT/bench/warm_memory.py"
+fi
+
 PLUGIN="$ROOT/bench/plugin.py"
 # ties="trec_eval9" (float32 score comparison, as pytrec_eval): WITH_TREC_EVAL9=1 adds it
 EXTRA_PLUGINS=()
@@ -94,5 +100,7 @@ echo "[bench] $SIZE: entries '$ENTRIES' + trunc_accessor; metrics $METRICS; repe
     --plugin "$PLUGIN:polars_first" \
     --plugin "$PLUGIN:pandas_trec_eval" \
     --plugin "$PLUGIN:polars_trec_eval" \
+    --plugin "$PLUGIN:floor_polars" \
+    --plugin "$PLUGIN:floor_pandas" \
     "${EXTRA_PLUGINS[@]}"
 echo "[bench] results: $OUT/results.md"

@@ -143,8 +143,10 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
         pl.col(cols.run_docid).cast(kt.docid).alias("docid"),
         pl.col("score").cast(pl.Float64),
     ]
-    if cols.has_rank:
-        run_exprs.append(pl.col("rank").cast(pl.Float64))
+    if cols.has_rank:  # integer ranks stay integers (no copy), others become Float64
+        fits = run.schema["rank"] in (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8,
+                                      pl.UInt16, pl.UInt32)
+        run_exprs.append(pl.col("rank").cast(pl.Int64 if fits else pl.Float64))
     r = run.select(run_exprs)
     given, systems = systems, None
     if cols.by:
@@ -161,9 +163,11 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
     checks = (("score", "missing or NaN"),) + ((("rank", "missing, NaN or infinite"),)
                                                if cols.has_rank else ())
     for col, what in checks:
-        bad = r[col].is_null() | r[col].is_nan()
-        if col == "rank":
-            bad = bad | r[col].is_infinite()
+        bad = r[col].is_null()
+        if r.schema[col].is_float():
+            bad = bad | r[col].is_nan()
+            if col == "rank":
+                bad = bad | r[col].is_infinite()
         if bad.any():
             row = r.filter(bad).row(0, named=True)
             raise InputError(f"run column {col!r} is {what} for "

@@ -97,8 +97,7 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
 
     n_q = scored.height
     n_sys = systems.height if systems is not None else 1
-    sys_code = (run[SYS].to_numpy().astype(np.int64, copy=False) if by
-                else np.zeros(run.height, dtype=np.int64))
+    sys_code = run[SYS].to_numpy().astype(np.int64, copy=False) if by else None
 
     # which scored qid each row answers (-1: not scored), found for runs of equal
     # (system, qid) rows: a grouped run costs one small join, not one per row
@@ -122,20 +121,23 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
     q_index = (qrels.select("qid").join(scored, on="qid", how="left", maintain_order="left")
                ["_q"].to_numpy().astype(np.int64, copy=False))
 
-    # a 64-bit hash of each docid: checks duplicates and joins the qrels (both exact: on
-    # a repeated hash the exact check runs; a hash join's hits are compared as strings)
+    # one 64-bit key of (scored qid, docid hash) per row joins the qrels, then, sorted in
+    # place, checks duplicates (both exact: a hash join's hits are compared as values, a
+    # repeated key sends the exact duplicate check)
     doc_hash = _hash(run["docid"])
-    _check_duplicates(run, sys_code, q_row, doc_hash, systems)
-    grade = _grades(run, qrels, q_row, doc_hash, q_index)
+    run_key = _key(doc_hash, q_row)
+    grade = _grades(run, qrels, q_row, run_key, q_index)
     aspect_hits = None
     if subtopics is not None:
         pairs, code_q, several, code_w = judged_pairs(subtopics, scored)
-        hit_rows, hit_pairs = _hits(run, pairs, q_row, doc_hash,
+        hit_rows, hit_pairs = _hits(run, pairs, q_row, run_key,
                                     pairs["_q"].to_numpy().astype(np.int64, copy=False),
                                     unique=False)
         aspect_hits = pairs, code_q, several, code_w, hit_rows, hit_pairs
-    del doc_hash
-    seg = sys_code * n_q + q_row  # segment = sys·Q + q, system-major
+    _check_duplicates(run, sys_code, q_row, doc_hash, run_key, systems)
+    del doc_hash, run_key
+    # segment = sys·Q + q, system-major
+    seg = q_row if sys_code is None else sys_code * n_q + q_row
     del sys_code, q_row
     score = run["score"].to_numpy().astype(np.float64, copy=False)
     rank = run["rank"].to_numpy() if "rank" in run.columns else None
@@ -219,28 +221,28 @@ def _scored_index(run: pl.DataFrame, scored: pl.DataFrame, by: list[str]) -> np.
     return np.repeat(q_of_run, np.diff(np.append(starts, run.height)))
 
 
-def _check_duplicates(run: pl.DataFrame, sys_code: np.ndarray, q_row: np.ndarray,
-                      doc_hash: np.ndarray, systems) -> None:
+def _check_duplicates(run: pl.DataFrame, sys_code: np.ndarray | None, q_row: np.ndarray,
+                      doc_hash: np.ndarray, run_key: np.ndarray, systems) -> None:
     """A document twice in one ranking is an error. Distinct 64-bit keys of
     (system, qid, docid) prove there is none; otherwise the exact check (which names the
-    document) runs. Rows of unscored qids are keyed by a hash of their qid."""
+    document) runs. ``run_key`` (:func:`_key` of ``doc_hash`` and ``q_row``) is that key
+    when every row's qid is scored, and is then sorted in place (it is consumed); rows of
+    unscored qids are keyed by a hash of their qid."""
     if run.height < 2:
         return
-    qid_key = q_row
+    key = run_key
     if q_row.min() < 0:
-        qid_key = np.where(q_row < 0, _hash(run["qid"], 0xD0C) | np.uint64(1 << 63),
-                           q_row.astype(np.uint64))
-    key = _key(doc_hash, qid_key)
-    if sys_code.any():
+        key = _key(doc_hash, np.where(q_row < 0, _hash(run["qid"], 0xD0C) | np.uint64(1 << 63),
+                                      q_row.astype(np.uint64)))
+    if sys_code is not None and sys_code.any():
         with np.errstate(over="ignore"):
             key ^= sys_code.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
-    ordered = pl.Series(key).sort().to_numpy()  # a parallel sort: cheaper than a hash set
-    del key
-    if np.any(ordered[1:] == ordered[:-1]):
+    key.sort()  # in place (NumPy's vectorised sort): no copy, cheaper than a hash set
+    if np.any(key[1:] == key[:-1]):
         check_duplicate_documents(run, systems)
 
 
-def _grades(run: pl.DataFrame, qrels: pl.DataFrame, q_row: np.ndarray, doc_hash: np.ndarray,
+def _grades(run: pl.DataFrame, qrels: pl.DataFrame, q_row: np.ndarray, run_key: np.ndarray,
             q_index: np.ndarray) -> np.ndarray:
     """Each run row's judged grade (NaN: unjudged). An inner join on one 64-bit key of
     (scored qid, docid) returns only the judged rows (a left join on the strings would copy
@@ -249,21 +251,21 @@ def _grades(run: pl.DataFrame, qrels: pl.DataFrame, q_row: np.ndarray, doc_hash:
     grade = np.full(run.height, np.nan)
     if not run.height or not qrels.height:
         return grade
-    rows, qrows = _hits(run, qrels, q_row, doc_hash, q_index)
+    rows, qrows = _hits(run, qrels, q_row, run_key, q_index)
     grade[rows] = qrels["rel"].to_numpy()[qrows]
     return grade
 
 
-def _hits(run: pl.DataFrame, qrels: pl.DataFrame, q_row: np.ndarray, doc_hash: np.ndarray,
+def _hits(run: pl.DataFrame, qrels: pl.DataFrame, q_row: np.ndarray, run_key: np.ndarray,
           q_index: np.ndarray, unique: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """The (run row, qrels row) pairs of equal (scored qid, docid): a join on one 64-bit key
-    whose hits are then compared as values (any false hit, or with ``unique`` a repeated
+    (``run_key``: :func:`_key` of the run's docid hashes and ``q_row``) whose hits are then compared as values (any false hit, or with ``unique`` a repeated
     key, sends the exact join on the values). ``unique=False``: a qrels (qid, docid) may
     have several rows (one per subtopic)."""
     if not run.height or not qrels.height:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     qrels_key = pl.Series("k", _key(_hash(qrels["docid"]), q_index))
-    hits = (pl.DataFrame({"k": _key(doc_hash, q_row)}).with_row_index("_row")
+    hits = (pl.DataFrame({"k": run_key}).with_row_index("_row")
             .join(qrels_key.to_frame().with_row_index("_qrow"), on="k", how="inner"))
     rows, qrows = hits["_row"].to_numpy(), hits["_qrow"].to_numpy()
     # distinct qrels keys: no run row has two hits; equal values: no false hit
