@@ -17,6 +17,10 @@
 #   OUT         results directory (default bench-results/<size>)
 #   WARM        1 (default): touch 90% of the free memory once before timing, so that no
 #               entry pays a virtual machine's first-touch cost (bench/warm_memory.py); 0 skips
+#   RETAIN      1: every entry's allocators keep the memory they free (glibc:
+#               MALLOC_MMAP_THRESHOLD_/MALLOC_TRIM_THRESHOLD_; Polars' jemalloc: _RJEM_MALLOC_CONF
+#               without decay), so repeats reuse pages the host has backed and the timings
+#               measure the libraries' own work (see BENCHMARKS.md, "First touch"); default 0
 #   TRUNC_ACCESSOR_REF  a git ref (e.g. HEAD, a commit): benchmark that commit's
 #               trunc_accessor/ (a `git archive` snapshot put first on PYTHONPATH) instead of
 #               the installed/working-tree one, so edits made meanwhile do not leak in
@@ -81,6 +85,11 @@ if [[ -n "${TRUNC_ACCESSOR_REF:-}" ]]; then
 fi
 (cd / && "$PYTHON" -c 'import trunc_accessor; print("[code] trunc_accessor", trunc_accessor.__version__, "from", trunc_accessor.__file__)')
 
+if [[ "${RETAIN:-0}" != 0 ]]; then
+    export MALLOC_MMAP_THRESHOLD_=17179869184 MALLOC_TRIM_THRESHOLD_=17179869184
+    export _RJEM_MALLOC_CONF="dirty_decay_ms:-1,muzzy_decay_ms:-1"
+    echo "[env] allocators retain freed memory (RETAIN=1)"
+fi
 if [[ "${WARM:-1}" != 0 ]]; then
     "$PYTHON" "$ROOT/bench/warm_memory.py"
 fi

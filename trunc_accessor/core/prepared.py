@@ -30,7 +30,10 @@ class Prepared:
       (NaN for an unjudged document, negative grades kept as given),
       ``gid`` tie-group index.
     Group arrays (length G): ``g_seg``, ``g_start`` (positions before the group in its
-    ranking, t_i of McSherry & Najork), ``g_size``.
+    ranking, t_i of McSherry & Najork), ``g_size``; :func:`build` gives instead each
+    group's first row (``g_first``), from which they are derived when a kernel first reads
+    them (most kernels read only the groups holding a judged document, through
+    :meth:`judged_part`, so at 10M rows three arrays of G are not made at all).
     Segment arrays (length Q): ``offsets`` (Q+1), ``seg_q`` index of the segment's qid.
     Qid arrays: ``q_offsets`` (n_qids+1) into ``q_grades``, the judged grades of each qid.
     """
@@ -42,13 +45,14 @@ class Prepared:
     pos: np.ndarray
     grade: np.ndarray
     gid: np.ndarray
-    g_seg: np.ndarray
-    g_start: np.ndarray
-    g_size: np.ndarray
     q_offsets: np.ndarray
     q_grades: np.ndarray
     max_grade: float
     ties: str
+    _g_seg: np.ndarray | None = None  # None: derived from g_first when first read
+    _g_start: np.ndarray | None = None
+    _g_size: np.ndarray | None = None
+    g_first: np.ndarray | None = None  # each group's first row (given with no group arrays)
     _cache: dict = field(default_factory=dict, repr=False)
     aspects: object = None  # the subtopic pairs of diversity qrels (core.aspects.Aspects)
 
@@ -59,7 +63,29 @@ class Prepared:
 
     @property
     def n_groups(self) -> int:
-        return len(self.g_size)
+        return len(self._g_size if self._g_size is not None else self._first())
+
+    def _first(self) -> np.ndarray:
+        assert self.g_first is not None, "a Prepared needs g_first or its group arrays"
+        return self.g_first
+
+    @property
+    def g_seg(self) -> np.ndarray:
+        if self._g_seg is None:
+            self._g_seg = self.seg[self._first()]
+        return self._g_seg
+
+    @property
+    def g_start(self) -> np.ndarray:
+        if self._g_start is None:
+            self._g_start = self.pos[self._first()] - 1
+        return self._g_start
+
+    @property
+    def g_size(self) -> np.ndarray:
+        if self._g_size is None:
+            self._g_size = group_sizes(self._first(), len(self.pos))
+        return self._g_size
 
     @cached_property
     def length(self) -> np.ndarray:
@@ -74,6 +100,8 @@ class Prepared:
     def group_first_row(self) -> np.ndarray:
         """The row index of each tie group's first row (a group's rows are contiguous; also
         in a :meth:`restrict`-ed preparation, unlike ``offsets[g_seg] + g_start``)."""
+        if self.g_first is not None:
+            return self.g_first
         if self.singleton_groups:
             return np.arange(len(self.pos))
         first = np.ones(len(self.gid), dtype=bool)
@@ -139,8 +167,8 @@ class Prepared:
         groups = gid[boundary]
         return Prepared(keys=self.keys, offsets=self.offsets, seg_q=self.seg_q,
                         seg=self.seg[rows], pos=self.pos[rows], grade=self.grade[rows],
-                        gid=np.cumsum(boundary) - 1, g_seg=self.g_seg[groups],
-                        g_start=self.g_start[groups], g_size=self.g_size[groups],
+                        gid=np.cumsum(boundary) - 1, _g_seg=self.g_seg[groups],
+                        _g_start=self.g_start[groups], _g_size=self.g_size[groups],
                         q_offsets=self.q_offsets, q_grades=self.q_grades,
                         max_grade=self.max_grade, ties=self.ties)
 
@@ -210,8 +238,8 @@ class Prepared:
         gid = np.cumsum(boundary) - 1
         first = np.flatnonzero(boundary)
         out = Prepared(keys=keys, offsets=starts, seg_q=self.seg_q[segs], seg=new_seg,
-                       pos=within + 1, grade=self.grade[src], gid=gid, g_seg=new_seg[first],
-                       g_start=within[first], g_size=np.diff(np.append(first, len(src))),
+                       pos=within + 1, grade=self.grade[src], gid=gid, _g_seg=new_seg[first],
+                       _g_start=within[first], _g_size=np.diff(np.append(first, len(src))),
                        q_offsets=self.q_offsets, q_grades=self.q_grades,
                        max_grade=self.max_grade, ties=self.ties)
         if self.aspects is not None:  # the subtopic pairs of the prefixes' rows
@@ -244,24 +272,26 @@ def score_boundaries(score: np.ndarray) -> np.ndarray:
 
 def _groups(seg: np.ndarray, pos: np.ndarray, boundary: np.ndarray | None):
     """Tie groups: maximal runs of equal score inside a ranking (``boundary``: where the
-    score changes, see :func:`score_boundaries`; None: every position its own group)."""
-    n = len(seg)
-    if boundary is None or n == 0:
-        # every position its own group: the group arrays share or broadcast the row arrays
-        # (read-only; 16 bytes a row instead of 32)
-        gid = np.arange(n, dtype=np.int64)
-        return gid, seg, pos - 1, np.broadcast_to(np.int64(1), (n,))
+    score changes, see :func:`score_boundaries`; None: every position its own group).
+    Returns ``gid`` (each row's group) and each group's first row (None: every row is
+    its own group)."""
+    if boundary is None or len(seg) == 0:
+        return np.arange(len(seg), dtype=np.int64), None
     boundary[1:] |= seg[1:] != seg[:-1]
     gid = np.cumsum(boundary)
     gid -= 1
-    starts = np.flatnonzero(boundary)
-    del boundary
-    g_size = np.empty(len(starts), dtype=np.int64)
-    np.subtract(starts[1:], starts[:-1], out=g_size[:-1])
-    g_size[-1] = n - starts[-1]
-    g_start = pos[starts]
-    g_start -= 1
-    return gid, seg[starts], g_start, g_size
+    return gid, np.flatnonzero(boundary)
+
+
+def group_sizes(g_first: np.ndarray | None, n: int) -> np.ndarray:
+    """The size of each tie group from its first rows (:func:`_groups`) and the row count;
+    None: n groups of 1 (broadcast, read-only)."""
+    if g_first is None:
+        return np.broadcast_to(np.int64(1), (n,))
+    size = np.empty(len(g_first), dtype=np.int64)
+    np.subtract(g_first[1:], g_first[:-1], out=size[:-1])
+    size[-1:] = n - g_first[-1:]
+    return size
 
 
 def build(keys: pl.DataFrame, seg_q: np.ndarray, seg: np.ndarray, grade: np.ndarray,
@@ -275,10 +305,15 @@ def build(keys: pl.DataFrame, seg_q: np.ndarray, seg: np.ndarray, grade: np.ndar
         boundary = None
     elif boundary is None and score is not None:
         boundary = score_boundaries(score)
-    gid, g_seg, g_start, g_size = _groups(seg, pos, boundary)
+    gid, g_first = _groups(seg, pos, boundary)
+    # every position its own group: the group arrays share or broadcast the row arrays
+    # (read-only; 16 bytes a row instead of 32)
+    g_seg = g_start = g_size = None
+    if g_first is None:
+        g_seg, g_start, g_size = seg, pos - 1, group_sizes(None, len(seg))
     return Prepared(keys=keys, offsets=offsets, seg_q=seg_q, seg=seg, pos=pos, grade=grade,
-                    gid=gid, g_seg=g_seg, g_start=g_start, g_size=g_size, q_offsets=q_offsets,
-                    q_grades=q_grades, max_grade=max_grade, ties=ties)
+                    gid=gid, q_offsets=q_offsets, q_grades=q_grades, max_grade=max_grade,
+                    ties=ties, g_first=g_first, _g_seg=g_seg, _g_start=g_start, _g_size=g_size)
 
 
 def empty(keys: pl.DataFrame, ties: str) -> Prepared:

@@ -20,7 +20,7 @@ from ...core import frames
 from ...core.frames import SYS, InputError, InputTypeError
 from ...core.keys import _key_kind, key_dtype, qid_sort_keys
 from ...core.prepare import _ranking_order
-from ...core.prepared import _groups, _positions, score_boundaries
+from ...core.prepared import _groups, _positions, group_sizes, score_boundaries
 
 FUSION_TIES = ("average", "first", "trec_eval")
 
@@ -231,7 +231,8 @@ def stack(src: Source, ties: str, *, finite: bool = False) -> Stack:
         seg, cand, score = seg[order], cand[order], score[order]
     offsets, pos = _positions(seg, n_runs * n_q)
     boundary = score_boundaries(score) if ties == "average" else None
-    gid, _g_seg, _g_start, g_size = _groups(seg, pos, boundary)
+    gid, g_first = _groups(seg, pos, boundary)
+    g_size = group_sizes(g_first, len(seg))
     return Stack(names=list(names), qids=qids["qid"], docids=docids, cand_q=cand_q, seg=seg,
                  cand=cand, score=score, pos=pos.astype(np.int64), offsets=offsets,
                  gid=np.asarray(gid), g_size=np.asarray(g_size), ties=ties,
