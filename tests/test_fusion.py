@@ -435,3 +435,32 @@ def test_tie_averaged_training_equals_brute_force():
                             probs[k] += np.mean(seg) if seg else 0.0
                     estimates.append(probs / len(hits))
             np.testing.assert_allclose(got[name], np.mean(estimates, axis=0), rtol=1e-12)
+
+
+def test_shuffled_runs_and_exact_fallbacks(monkeypatch):
+    """Rows in any order (systems and queries interleaved) fuse as grouped ones; a collision
+    of the 64-bit identifier hashes falls back to joining the values, and keys too wide to
+    pack with the row number to Polars' sort, with the same answer."""
+    from trunc_accessor.analysis.fusion import _stack
+
+    rng = np.random.default_rng(7)
+    rows = [(f"r{r}", f"q{q}", f"d{d}", float(s))
+            for r in range(3) for q in range(4)
+            for d, s in zip(rng.choice(12, 6, replace=False), rng.integers(0, 4, 6))]
+    runs = pl.DataFrame(rows, schema=["system", "qid", "docid", "score"], orient="row")
+    want = ta.fuse(runs, "rrf")
+    shuffled = runs.sample(fraction=1.0, shuffle=True, seed=3)
+    assert ta.fuse(shuffled, "rrf").equals(ta.fuse(shuffled.sort("system", maintain_order=True),
+                                                   "rrf"))
+    ckey = rng.integers(0, 50, 200)
+    sys_code = rng.integers(0, 3, 200)
+    for got in (_stack._sorted_pairs(ckey, sys_code, 3, 50),
+                _stack._sorted_pairs(ckey, sys_code, 3, 1 << 62)):
+        assert (got[0] == np.sort(ckey)).all()
+        assert (got[0] * 3 + got[1] == np.sort(ckey * 3 + sys_code)).all()
+        assert (ckey[got[2]] == got[0]).all() and (sys_code[got[2]] == got[1]).all()
+    monkeypatch.setattr(pl.Series, "hash",
+                        lambda self, seed=0: pl.Series(np.zeros(len(self), dtype=np.uint64)))
+    assert ta.fuse(runs, "rrf").equals(want)
+    with pytest.raises(InputError, match="document 'd1' appears twice .*run_1.*q1"):
+        ta.fuse(pl.concat([RUNS, RUNS.head(1)]), "rrf")

@@ -234,7 +234,7 @@ def normalize(runs, norm="min-max", *, by="system", ties="average"):
         return pl.DataFrame([
             *columns,
             st.qids.gather(pl.Series(tab.query)).alias(st.qid_name),
-            st.docids.gather(pl.Series(tab.cand)).alias(st.docid_name),
+            st.docids(tab.cand).alias(st.docid_name),
             pl.Series("score", tab.value, dtype=pl.Float64),
             pl.Series("rank", tab.pos, dtype=pl.Int64),
         ])

@@ -127,8 +127,9 @@ class Stack:
 
     names: list           # system names, code i = names[i]
     qids: pl.Series       # the distinct qids, query index q = position here
-    docids: pl.Series     # the docid of each candidate
+    docs: pl.Series       # the distinct docids, in order as strings
     cand_q: np.ndarray    # (C,) the query of each candidate, non-decreasing
+    cand_d: np.ndarray    # (C,) the docid of each candidate (its index in docs)
     seg: np.ndarray       # (N,) segment of each row
     cand: np.ndarray      # (N,) candidate of each row
     score: np.ndarray     # (N,) the run's score
@@ -160,39 +161,69 @@ class Stack:
     def query(self) -> np.ndarray:
         return self.seg % max(self.n_q, 1)
 
+    def docids(self, cands: np.ndarray | None = None) -> pl.Series:
+        """The docids of candidates ``cands`` (default: of every candidate)."""
+        return self.docs.gather(pl.Series(self.cand_d if cands is None else self.cand_d[cands]))
+
     def q_counts(self) -> np.ndarray:
         """The number of candidates of each query."""
         return np.bincount(self.cand_q, minlength=self.n_q)
 
 
-def _systems(frame: pl.DataFrame, by: list[str], min_runs: int):
-    run, systems = frames.system_codes(frame, by)
-    if systems.height < min_runs:
-        raise InputError(f"fusion needs at least two runs; by={by if len(by) > 1 else by[0]!r}"
-                         f" finds {systems.height} in the frame")
-    names = [r[0] if len(by) == 1 else tuple(r) for r in systems.iter_rows()]
-    return run, names, systems
+SEED = 0x5EED  # of the 64-bit hashes that join identifiers to their distinct values
 
 
-def stack(src: Source, ties: str, *, finite: bool = False) -> Stack:
-    """Validate the rows (missing values, duplicates; ``finite``: scores must be finite,
-    as a score normalisation needs) and build the :class:`Stack`."""
-    check_fusion_ties(ties)
-    frame = src.frame.collect() if isinstance(src.frame, pl.LazyFrame) else src.frame
-    if src.names is None:  # a long frame: its by… columns number the systems
-        by = src.by
-        frame, names, systems = _systems(frame, by, src.min_runs)
+def _index_in(values: pl.Series, distinct: pl.Series) -> np.ndarray:
+    """Each value's index in ``distinct`` (its distinct values): a join on 64-bit hashes,
+    exact when those of ``distinct`` differ (each value is one of them), else on the values."""
+    right = distinct.hash(SEED)
+    left = values.hash(SEED)
+    if right.n_unique() < len(right):  # a collision: join the values themselves
+        left, right = values, distinct
+    found = (left.to_frame("k").join(right.to_frame("k").with_row_index("i"), on="k",
+                                     how="left", maintain_order="left"))
+    return found["i"].to_numpy().astype(np.int64)
+
+
+def _codes(frame: pl.DataFrame, by: list[str], min_runs: int):
+    """Each row's system code and query index, found at the rows where (system, qid)
+    changes (runs come in blocks: a few thousand lookups, not one per row), with the
+    names of the systems, the systems frame (for messages) and the sorted distinct qids."""
+    keys = [*(by or [SYS]), "qid"]
+    change = frame.select(pl.any_horizontal([pl.col(c).ne_missing(pl.col(c).shift())
+                                             for c in keys])).to_series().to_numpy()
+    change[:1] = True
+    starts = np.flatnonzero(change)
+    lengths = np.diff(np.append(starts, frame.height))
+    heads = frame.select(keys).gather(pl.Series(starts))
+    if by:  # the by… keys numbered in sorted order (frames.system_codes), head by head
+        coded, systems = frames.system_codes(heads.select(by).with_row_index("_h"), by)
+        if systems.height < min_runs:
+            raise InputError(f"fusion needs at least two runs; by={by if len(by) > 1 else by[0]!r}"
+                             f" finds {systems.height} in the frame")
+        head_sys = np.empty(len(starts), dtype=np.int64)
+        head_sys[coded["_h"].to_numpy()] = coded[SYS].to_numpy()
+        names = [r[0] if len(by) == 1 else tuple(r) for r in systems.iter_rows()]
     else:
-        names = src.names
-        systems = pl.DataFrame({"run": [str(n) for n in names]})
-    has_rank = "rank" in frame.columns
+        head_sys, names, systems = heads[SYS].to_numpy(), None, None
+    distinct = heads.select("qid").unique()
+    qids = distinct.sort(qid_sort_keys(distinct, "qid"))["qid"]
+    head_q = _index_in(heads["qid"], qids)
+    return np.repeat(head_sys, lengths), np.repeat(head_q, lengths), names, systems, qids
+
+
+def _check_rows(frame: pl.DataFrame, systems: pl.DataFrame, finite: bool) -> None:
+    """Raise the InputError that names the first row at fault (rows ordered by system):
+    a missing identifier, a missing, NaN (``finite``: or infinite) score or rank, or a
+    document twice in one ranking."""
+    frame = frame.sort(SYS, maintain_order=True)
     for col in ("qid", "docid"):
         if frame[col].null_count():
             row = frame.filter(frame[col].is_null()).row(0, named=True)
             raise InputError(f"run column {col!r} has a missing value (row "
                              f"{frames._row_label(row, systems, ['qid', 'docid'])})")
     checks = [("score", "missing or NaN" + (" or infinite" if finite else ""))]
-    if has_rank:
+    if "rank" in frame.columns:
         checks.append(("rank", "missing, NaN or infinite"))
     for col, what in checks:
         bad = frame[col].is_null() | frame[col].is_nan()
@@ -204,28 +235,69 @@ def stack(src: Source, ties: str, *, finite: bool = False) -> Stack:
                              f"{frames._row_label(row, systems, ['qid', 'docid'])}"
                              + (" (a score normalisation needs finite scores)" if finite and
                                 col == "score" else ""))
-    if frame.height and frame.select(pl.struct(SYS, "qid", "docid").is_duplicated().any()).item():
-        frames.check_duplicate_documents(frame, systems)
+    frames.check_duplicate_documents(frame, systems)
 
-    qids = frame.select("qid").unique()
-    qids = qids.sort(qid_sort_keys(qids, "qid")).with_row_index("_q")
-    q = (frame.select("qid").join(qids, on="qid", how="left", maintain_order="left")["_q"]
-         .to_numpy().astype(np.int64))
-    n_q, n_runs = qids.height, len(names)
-    sys_code = frame[SYS].to_numpy().astype(np.int64)
-    seg = sys_code * n_q + q
+
+def _sorted_pairs(ckey: np.ndarray, sys_code: np.ndarray, n_runs: int, bound: int):
+    """The (candidate key, system) pairs of the rows in sorted order, and the row of
+    each: one NumPy sort of 64-bit words holding key, system and row when they fit
+    (``bound``: the keys are below it), else Polars' sort by both columns."""
+    n = len(ckey)
+    bits = max(n - 1, 1).bit_length()
+    if (bound * n_runs) << bits <= 1 << 64:
+        packed = (ckey * n_runs + sys_code).astype(np.uint64)
+        packed <<= np.uint64(bits)
+        packed |= np.arange(n, dtype=np.uint64)
+        packed.sort()
+        rows = (packed & np.uint64((1 << bits) - 1)).astype(np.int64)
+        packed >>= np.uint64(bits)
+        pair = packed.astype(np.int64)
+        return pair // n_runs, pair % n_runs, rows
+    rows = (pl.DataFrame({"c": ckey, "s": sys_code}).select(pl.arg_sort_by("c", "s"))
+            .to_series().to_numpy())
+    return ckey[rows], sys_code[rows], rows
+
+
+def stack(src: Source, ties: str, *, finite: bool = False) -> Stack:
+    """Validate the rows (missing values, duplicates; ``finite``: scores must be finite,
+    as a score normalisation needs) and build the :class:`Stack`."""
+    check_fusion_ties(ties)
+    frame = src.frame.collect() if isinstance(src.frame, pl.LazyFrame) else src.frame
+    sys_code, q, names, systems, qids = _codes(frame, src.by, src.min_runs)
+    if src.names is not None:
+        names, systems = src.names, pl.DataFrame({"run": [str(n) for n in src.names]})
+    else:
+        frame = frame.drop(src.by).with_columns(pl.Series(SYS, sys_code))
+    n_q, n_runs = len(qids), len(names)
+    has_rank = "rank" in frame.columns
+    score = frame["score"].to_numpy()
+    rank = frame["rank"].to_numpy() if has_rank else None
+    scores_ok = np.isfinite(score).all() if finite else not np.isnan(score).any()
+    ranks_ok = rank is None or np.isfinite(rank).all()
+    if frame["qid"].null_count() or frame["docid"].null_count() or not (scores_ok and ranks_ok):
+        _check_rows(frame, systems, finite)
+
     # candidates: distinct (query, docid), numbered in (query, docid as a string) order
-    cand_key = pl.DataFrame({"q": q, "d": frame["docid"].cast(pl.String)})
-    cand = cand_key.select(pl.struct("q", "d").rank("dense")).to_series().to_numpy()
-    cand = cand.astype(np.int64) - 1
-    n_cand = int(cand.max()) + 1 if len(cand) else 0
-    first = np.empty(n_cand, dtype=np.int64)
-    first[cand] = np.arange(len(cand))  # a row of each candidate
-    cand_q = q[first]
-    docids = frame["docid"].gather(pl.Series(first))
+    docs = frame["docid"].unique()
+    docs = docs.gather(docs.cast(pl.String).arg_sort())
+    n_docs = len(docs)
+    ckey = q * n_docs + _index_in(frame["docid"], docs)
+    ck, ks, rows = _sorted_pairs(ckey, sys_code, n_runs, n_q * n_docs)
+    del ckey
+    new = np.empty(len(ck), dtype=bool)
+    new[:1] = True
+    np.not_equal(ck[1:], ck[:-1], out=new[1:])
+    if ((ks[1:] == ks[:-1]) & ~new[1:]).any():
+        _check_rows(frame, systems, finite)  # a document twice in one ranking
+    del ks
+    cand = np.empty(len(ck), dtype=np.int64)
+    cand[rows] = np.cumsum(new) - 1
+    del rows
+    cand_key = ck[new]
+    del ck, new
 
-    score = frame["score"].to_numpy().astype(np.float64)
-    rank = frame["rank"].to_numpy().astype(np.float64) if has_rank else None
+    seg = sys_code * n_q + q
+    del sys_code, q
     order = _ranking_order(frame.select("docid"), None, seg, score, rank, ties)
     if order is not None:
         seg, cand, score = seg[order], cand[order], score[order]
@@ -233,10 +305,10 @@ def stack(src: Source, ties: str, *, finite: bool = False) -> Stack:
     boundary = score_boundaries(score) if ties == "average" else None
     gid, g_first = _groups(seg, pos, boundary)
     g_size = group_sizes(g_first, len(seg))
-    return Stack(names=list(names), qids=qids["qid"], docids=docids, cand_q=cand_q, seg=seg,
-                 cand=cand, score=score, pos=pos.astype(np.int64), offsets=offsets,
-                 gid=np.asarray(gid), g_size=np.asarray(g_size), ties=ties,
-                 qid_name=src.qid_name, docid_name=src.docid_name)
+    return Stack(names=list(names), qids=qids, docs=docs, cand_q=cand_key // max(n_docs, 1),
+                 cand_d=cand_key % max(n_docs, 1), seg=seg, cand=cand, score=score,
+                 pos=pos, offsets=offsets, gid=np.asarray(gid), g_size=np.asarray(g_size),
+                 ties=ties, qid_name=src.qid_name, docid_name=src.docid_name)
 
 
 def fused_frame(st: Stack, fused: np.ndarray, depth: int | None,
@@ -245,9 +317,10 @@ def fused_frame(st: Stack, fused: np.ndarray, depth: int | None,
     by fused score descending, equal scores by docid descending as strings (trec_eval's
     order, so that the rank column and trec_eval agree); ``depth`` keeps the first ones;
     ``queries`` (a mask over the stack's queries) the queries to keep."""
-    # candidates are numbered in (query, docid string) order: docid descending = -cand
-    c = np.arange(st.n_cand)
-    order = np.lexsort((-c, -fused, st.cand_q)) if st.n_cand else c
+    # candidates are numbered in (query, docid string) order: docid descending = cand's
+    order = (pl.DataFrame({"q": st.cand_q, "s": fused, "c": np.arange(st.n_cand)})
+             .select(pl.arg_sort_by("q", "s", "c", descending=[False, True, True]))
+             .to_series().to_numpy())
     if queries is not None:
         order = order[queries[st.cand_q[order]]]
     cq = st.cand_q[order]
@@ -259,7 +332,7 @@ def fused_frame(st: Stack, fused: np.ndarray, depth: int | None,
     order, cq, rank = order[keep], cq[keep], rank[keep]
     return pl.DataFrame([
         st.qids.gather(pl.Series(cq)).alias(st.qid_name),
-        st.docids.gather(pl.Series(order)).alias(st.docid_name),
+        st.docids(order).alias(st.docid_name),
         pl.Series("score", fused[order], dtype=pl.Float64),
         pl.Series("rank", rank, dtype=pl.Int64),
     ])

@@ -75,11 +75,11 @@ class Judged:
 
     def __init__(self, st, qrels: pl.DataFrame):
         qd = _common(st.qids, qrels["qid"], "qid")
-        dd = _common(st.docids, qrels["docid"], "docid")
+        dd = _common(st.docs, qrels["docid"], "docid")
         self.qrels = qrels
         self.qids = qrels["qid"].cast(qd).unique(maintain_order=True)
         cands = pl.DataFrame({"qid": st.qids.cast(qd).gather(pl.Series(st.cand_q)),
-                              "docid": st.docids.cast(dd)})
+                              "docid": st.docids().cast(dd)})
         judged = qrels.select(pl.col("qid").cast(qd), pl.col("docid").cast(dd), "rel")
         self.grade = (cands.join(judged, on=["qid", "docid"], how="left",
                                  maintain_order="left")["rel"].fill_null(np.nan).to_numpy())
@@ -163,7 +163,7 @@ def positional_run(tab: Table, queries: np.ndarray | None = None) -> pl.DataFram
     return pl.DataFrame([
         pl.Series("_system", tab.system[keep]),
         st.qids.gather(pl.Series(tab.query[keep])).alias("qid"),
-        st.docids.gather(pl.Series(tab.cand[keep])).alias("docid"),
+        st.docids(tab.cand[keep]).alias("docid"),
         pl.Series("score", -tab.group_first_pos()[keep].astype(np.float64)),
     ])
 
