@@ -233,6 +233,38 @@ def _missing_values(tab: Table, m: Method, v: np.ndarray, missing: str) -> np.nd
     return out
 
 
+def _value_matrix(tab: Table, v: np.ndarray, fill: np.ndarray) -> np.ndarray:
+    """(R, C): each run's value of each candidate, ``fill`` of its segment where the run did
+    not retrieve it (NaN: the run does not count for it)."""
+    st = tab.st
+    V = np.full((st.n_runs, st.n_cand), np.nan)
+    V[tab.system, tab.cand] = v
+    q_of = st.cand_q
+    for r in range(st.n_runs):  # fill each run's unretrieved candidates with its segment's value
+        gap = np.isnan(V[r])
+        if gap.any():
+            V[r, gap] = fill[r * st.n_q + q_of[gap]]
+    return V
+
+
+def _run_sums(tab: Table, v: np.ndarray, fill: np.ndarray, w: np.ndarray, weighted: bool):
+    """Per candidate, over the runs that count for it (in run order): the sum of the values
+    (``weighted``: of w_r times them), the number of runs and the sum of their weights."""
+    C = tab.st.n_cand
+    if np.isnan(fill).all():  # a candidate's runs are its entries, in run order
+        w_entry = w[tab.system]
+        return (np.bincount(tab.cand, weights=w_entry * v if weighted else v, minlength=C),
+                np.bincount(tab.cand, minlength=C).astype(np.float64),
+                np.bincount(tab.cand, weights=w_entry, minlength=C))
+    V = _value_matrix(tab, v, fill)
+    present = ~np.isnan(V)
+    total, w_total = np.zeros(C), np.zeros(C)
+    for r in range(len(V)):
+        total += np.where(present[r], w[r] * V[r] if weighted else V[r], 0.0)
+        w_total += np.where(present[r], w[r], 0.0)
+    return total, present.sum(axis=0).astype(np.float64), w_total
+
+
 def fused_scores(tab: Table, m: Method, p: dict, missing: str = "method") -> np.ndarray:
     """The fused score of every candidate of ``tab``'s stack."""
     if m.kind == "vote":
@@ -241,55 +273,36 @@ def fused_scores(tab: Table, m: Method, p: dict, missing: str = "method") -> np.
     v = entry_values(tab, m, p)
     if m.kind == "rank":
         v = tab.group_mean(v)
-    st = tab.st
-    C, R = st.n_cand, st.n_runs
     fill = _missing_values(tab, m, v, missing)
-    sys = tab.system
-    V = np.full((R, C), np.nan)
-    V[sys, tab.cand] = v
-    q_of = st.cand_q
-    for r in range(R):  # fill each run's unretrieved candidates with its segment's value
-        gap = np.isnan(V[r])
-        if gap.any():
-            V[r, gap] = fill[r * st.n_q + q_of[gap]]
-    present = ~np.isnan(V)
-    count = present.sum(axis=0).astype(np.float64)
-    w = p.get("_weights")
-    w = np.ones(R) if w is None else w
     c = m.combine
-    if c in ("sum", "mnz", "anz", "gmnz", "log", "logn", "wmnz"):
-        total = np.zeros(C)
-        for r in range(R):
-            total += np.where(present[r], V[r], 0.0)
-        if c == "sum":
-            return total
-        if c == "mnz":
-            return total * count
-        if c == "anz":
-            return total / count
-        if c == "gmnz":
-            return total * count ** p["gamma"]
-        if c == "log":
-            return total * np.log(count)
-        if c == "logn":
-            return total * np.log(count + p["sigma"])
-        wsum = np.zeros(C)
-        for r in range(R):
-            wsum += np.where(present[r], w[r], 0.0)
-        return total * wsum
-    if c in ("wsum", "mixed"):
-        total = np.zeros(C)
-        for r in range(R):
-            total += np.where(present[r], w[r] * V[r], 0.0)
-        return total if c == "wsum" else total * np.sqrt(count)
-    if c in ("max", "min"):
-        return (np.nanmax if c == "max" else np.nanmin)(V, axis=0)
-    if c == "med":
+    if c in ("max", "min", "med"):
+        V = _value_matrix(tab, v, fill)
+        if c != "med":
+            return (np.nanmax if c == "max" else np.nanmin)(V, axis=0)
         ordered = np.sort(V, axis=0)  # NaN last
-        n = count.astype(np.int64)
-        cols = np.arange(C)
+        n = (~np.isnan(V)).sum(axis=0)
+        cols = np.arange(tab.st.n_cand)
         lo, hi = ordered[(n - 1) // 2, cols], ordered[n // 2, cols]
         return (lo + hi) / 2.0
+    w = p.get("_weights")
+    w = np.ones(tab.st.n_runs) if w is None else w
+    total, count, w_total = _run_sums(tab, v, fill, w, c in ("wsum", "mixed"))
+    if c in ("sum", "wsum"):
+        return total
+    if c == "mnz":
+        return total * count
+    if c == "anz":
+        return total / count
+    if c == "gmnz":
+        return total * count ** p["gamma"]
+    if c == "log":
+        return total * np.log(count)
+    if c == "logn":
+        return total * np.log(count + p["sigma"])
+    if c == "wmnz":
+        return total * w_total
+    if c == "mixed":
+        return total * np.sqrt(count)
     raise AssertionError(c)  # pragma: no cover
 
 

@@ -102,39 +102,45 @@ class Table:
         return first[self.gid]
 
 
-def _segment_stats(st: Stack):
-    """Per segment (empty ones get 0): min, max, sum, count, and the starts of the
-    non-empty ones."""
+_REDUCE = {"min": np.minimum, "max": np.maximum, "sum": np.add}
+
+
+def _segment_stats(st: Stack, names: tuple[str, ...]):
+    """Per segment (empty ones get 0): the ``names`` among min, max and sum, and the
+    count n."""
     counts = np.diff(st.offsets)
     nonempty = np.flatnonzero(counts > 0)
     starts = st.offsets[:-1][nonempty]
-    n_seg = len(counts)
-    out = {}
-    for name, ufunc in (("min", np.minimum), ("max", np.maximum), ("sum", np.add)):
-        v = np.zeros(n_seg)
+    out = {"n": counts.astype(np.float64)}
+    for name in names:
+        v = np.zeros(len(counts))
         if len(starts):
-            v[nonempty] = ufunc.reduceat(st.score, starts)
+            v[nonempty] = _REDUCE[name].reduceat(st.score, starts)
         out[name] = v
-    out["n"] = counts.astype(np.float64)
     return out
 
 
 def _score_values(st: Stack, norm: str) -> np.ndarray:
-    stats = _segment_stats(st)
-    s, seg = st.score, st.seg
-    lo, hi, total, n = stats["min"][seg], stats["max"][seg], stats["sum"][seg], stats["n"][seg]
+    s, counts = st.score, np.diff(st.offsets)
+
+    def per_row(per_seg):  # rows are in segment order
+        return np.repeat(per_seg, counts)
+
+    if norm == "zmuv":  # the population standard deviation, from the deviations about the mean
+        stats = _segment_stats(st, ("sum",))
+        n = np.maximum(stats["n"], 1)
+        dev = s - per_row(stats["sum"] / n)
+        var = np.bincount(st.seg, weights=dev * dev, minlength=len(n)) / n
+        dev /= per_row(np.maximum(np.sqrt(var), FLOOR))
+        return dev
+    stats = _segment_stats(st, ("min", "max", "sum") if norm == "sum" else ("min", "max"))
+    lo, hi = stats["min"], stats["max"]
     if norm in ("min-max", "min-max-inverted"):
-        den = np.maximum(hi - lo, FLOOR)
-        return (s - lo) / den if norm == "min-max" else (hi - s) / den
+        den = per_row(np.maximum(hi - lo, FLOOR))
+        return (s - per_row(lo)) / den if norm == "min-max" else (per_row(hi) - s) / den
     if norm == "max":
-        return s / np.maximum(hi, FLOOR)
-    if norm == "sum":
-        return (s - lo) / np.maximum(total - lo * n, FLOOR)
-    # zmuv: the population standard deviation, from the deviations about the mean
-    mean_seg = stats["sum"] / np.maximum(stats["n"], 1)
-    dev = s - mean_seg[seg]
-    var = np.bincount(seg, weights=dev * dev, minlength=len(stats["n"])) / np.maximum(stats["n"], 1)
-    return dev / np.maximum(np.sqrt(var)[seg], FLOOR)
+        return s / per_row(np.maximum(hi, FLOOR))
+    return (s - per_row(lo)) / per_row(np.maximum(stats["sum"] - lo * stats["n"], FLOOR))
 
 
 def normalise(st: Stack, norm: str | None) -> Table:
