@@ -464,3 +464,13 @@ def test_shuffled_runs_and_exact_fallbacks(monkeypatch):
     assert ta.fuse(runs, "rrf").equals(want)
     with pytest.raises(InputError, match="document 'd1' appears twice .*run_1.*q1"):
         ta.fuse(pl.concat([RUNS, RUNS.head(1)]), "rrf")
+
+
+def test_undefined_fused_scores_rank_last():
+    """A fused score that is NaN (an infinite score plus a negative infinite one, with no
+    normalisation) ranks after every other candidate of its query."""
+    runs = long({"q": {"d1": math.inf, "d2": 1.0, "d3": 0.5}},
+                {"q": {"d1": -math.inf, "d2": 2.0, "d4": 0.1}})
+    with np.errstate(invalid="ignore"):
+        got = ta.fuse(runs, "combsum", None)
+    assert got["docid"].to_list() == ["d2", "d3", "d4", "d1"] and math.isnan(got["score"][3])

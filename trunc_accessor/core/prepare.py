@@ -280,6 +280,44 @@ def _hits(run: pl.DataFrame, qrels: pl.DataFrame, q_row: np.ndarray, run_key: np
     return rows.astype(np.int64, copy=False), qrows.astype(np.int64, copy=False)
 
 
+def segment_order(seg: np.ndarray, key: np.ndarray, descending: bool = False) -> np.ndarray:
+    """The stable order of rows by segment (integers ≥ 0), then ``key`` ascending (or
+    ``descending``; NaN last either way, -0.0 equal to 0.0). One NumPy sort of 64-bit words
+    holding the segment and the key's leading bits; rows whose words are equal (tied keys,
+    or keys that differ only in the dropped bits) are then ordered by the whole key and
+    their row number."""
+    if len(seg) < 2:
+        return np.arange(len(seg))
+    sign = np.uint64(1 << 63)
+    if key.dtype.kind == "f":
+        bits = (key.astype(np.float64, copy=False) + 0.0).view(np.uint64)  # -0.0 as 0.0
+        word = np.where(key < 0, ~bits, bits | sign)  # the floats' order as unsigned words
+    else:
+        word = key.astype(np.int64, copy=False).view(np.uint64) ^ sign
+    if descending:
+        np.invert(word, out=word)
+    if key.dtype.kind == "f":
+        word[np.isnan(key)] = np.iinfo(np.uint64).max
+    shift = np.uint64(max(int(seg.max()), 1).bit_length())
+    packed = seg.astype(np.uint64) << (np.uint64(64) - shift)
+    packed |= word >> shift
+    order = np.argsort(packed)
+    packed = packed[order]
+    tie = packed[1:] == packed[:-1]
+    del packed
+    if tie.any():  # each run of equal words by the whole key, then row number
+        tied = np.zeros(len(order), dtype=bool)
+        tied[1:] = tie
+        tied[:-1] |= tie
+        at = np.flatnonzero(tied)
+        run = np.concatenate(([0], np.cumsum(~tie)))[at]
+        rows = order[at]
+        again = (pl.DataFrame({"run": run, "word": word[rows], "row": rows})
+                 .select(pl.arg_sort_by("run", "word", "row")).to_series().to_numpy())
+        order[at] = rows[again]
+    return order
+
+
 def _ranking_order(run: pl.DataFrame, keep, seg, score, rank, ties: str):
     """The permutation that puts the rows in ranking order, or None when they
     already are: by segment, then rank ascending (a ``rank`` column), or score descending
@@ -309,12 +347,11 @@ def _ranking_order(run: pl.DataFrame, keep, seg, score, rank, ties: str):
                 in_order = bool((a > b).all())
     if in_order:
         return None
-    frame = pl.DataFrame({"seg": seg, "key": key})
-    by, desc = ["seg", "key"], [False, descending]
-    if docid is not None:
-        frame = frame.with_columns(docid.alias("docid"))
-        by, desc = [*by, "docid"], [*desc, True]
-    return (frame.select(pl.arg_sort_by(by, descending=desc, maintain_order=True))
+    if docid is None:
+        return segment_order(seg, key, descending)
+    frame = pl.DataFrame({"seg": seg, "key": key, "docid": docid})
+    return (frame.select(pl.arg_sort_by(["seg", "key", "docid"],
+                                        descending=[False, descending, True], maintain_order=True))
             .to_series().to_numpy())
 
 

@@ -19,7 +19,7 @@ import polars as pl
 from ...core import frames
 from ...core.frames import SYS, InputError, InputTypeError
 from ...core.keys import _key_kind, key_dtype, qid_sort_keys
-from ...core.prepare import _ranking_order
+from ...core.prepare import _ranking_order, segment_order
 from ...core.prepared import _groups, _positions, group_sizes, score_boundaries
 
 FUSION_TIES = ("average", "first", "trec_eval")
@@ -317,10 +317,9 @@ def fused_frame(st: Stack, fused: np.ndarray, depth: int | None,
     by fused score descending, equal scores by docid descending as strings (trec_eval's
     order, so that the rank column and trec_eval agree); ``depth`` keeps the first ones;
     ``queries`` (a mask over the stack's queries) the queries to keep."""
-    # candidates are numbered in (query, docid string) order: docid descending = cand's
-    order = (pl.DataFrame({"q": st.cand_q, "s": fused, "c": np.arange(st.n_cand)})
-             .select(pl.arg_sort_by("q", "s", "c", descending=[False, True, True]))
-             .to_series().to_numpy())
+    # candidates are numbered in (query, docid string) order: docid descending is candidate
+    # descending, the stable order of the candidates taken backwards
+    order = st.n_cand - 1 - segment_order(st.cand_q[::-1], fused[::-1], descending=True)
     if queries is not None:
         order = order[queries[st.cand_q[order]]]
     cq = st.cand_q[order]
