@@ -454,11 +454,13 @@ def test_shuffled_runs_and_exact_fallbacks(monkeypatch):
                                                    "rrf"))
     ckey = rng.integers(0, 50, 200)
     sys_code = rng.integers(0, 3, 200)
-    for got in (_stack._sorted_pairs(ckey, sys_code, 3, 50),
-                _stack._sorted_pairs(ckey, sys_code, 3, 1 << 62)):
-        assert (got[0] == np.sort(ckey)).all()
-        assert (got[0] * 3 + got[1] == np.sort(ckey * 3 + sys_code)).all()
-        assert (ckey[got[2]] == got[0]).all() and (sys_code[got[2]] == got[1]).all()
+    pairs = ckey * 3 + sys_code
+    for bound in (50, 1 << 62):
+        key, rows, repeat = _stack._sorted_keys(ckey.copy(), sys_code, 3, bound)
+        assert (key == np.sort(ckey)).all() and (ckey[rows] == key).all()
+        assert (pairs[rows] == np.sort(pairs)).all() and repeat
+        once = np.unique(pairs, return_index=True)[1]
+        assert not _stack._sorted_keys(ckey[once], sys_code[once], 3, bound)[2]
     monkeypatch.setattr(pl.Series, "hash",
                         lambda self, seed=0: pl.Series(np.zeros(len(self), dtype=np.uint64)))
     assert ta.fuse(runs, "rrf").equals(want)

@@ -20,7 +20,7 @@ from ...core import frames
 from ...core.frames import SYS, InputError, InputTypeError
 from ...core.keys import _key_kind, key_dtype, qid_sort_keys
 from ...core.prepare import _ranking_order, segment_order
-from ...core.prepared import _groups, _positions, group_sizes, score_boundaries
+from ...core.prepared import _groups, _positions, score_boundaries
 
 FUSION_TIES = ("average", "first", "trec_eval")
 
@@ -136,8 +136,8 @@ class Stack:
     pos: np.ndarray       # (N,) 1-based position in its ranking
     offsets: np.ndarray   # (R·Q + 1,) rows of each segment
     gid: np.ndarray       # (N,) tie group of each row (every row its own unless "average")
-    g_size: np.ndarray    # (G,) rows per tie group
     ties: str
+    singleton_groups: bool  # every row its own tie group (no tie, or not "average")
     qid_name: str = "qid"
     docid_name: str = "docid"
 
@@ -182,7 +182,7 @@ def _index_in(values: pl.Series, distinct: pl.Series) -> np.ndarray:
         left, right = values, distinct
     found = (left.to_frame("k").join(right.to_frame("k").with_row_index("i"), on="k",
                                      how="left", maintain_order="left"))
-    return found["i"].to_numpy().astype(np.int64)
+    return found["i"].to_numpy()
 
 
 def _codes(frame: pl.DataFrame, by: list[str], min_runs: int):
@@ -208,7 +208,7 @@ def _codes(frame: pl.DataFrame, by: list[str], min_runs: int):
         head_sys, names, systems = heads[SYS].to_numpy(), None, None
     distinct = heads.select("qid").unique()
     qids = distinct.sort(qid_sort_keys(distinct, "qid"))["qid"]
-    head_q = _index_in(heads["qid"], qids)
+    head_q = _index_in(heads["qid"], qids).astype(np.int64)
     return np.repeat(head_sys, lengths), np.repeat(head_q, lengths), names, systems, qids
 
 
@@ -238,24 +238,30 @@ def _check_rows(frame: pl.DataFrame, systems: pl.DataFrame, finite: bool) -> Non
     frames.check_duplicate_documents(frame, systems)
 
 
-def _sorted_pairs(ckey: np.ndarray, sys_code: np.ndarray, n_runs: int, bound: int):
-    """The (candidate key, system) pairs of the rows in sorted order, and the row of
-    each: one NumPy sort of 64-bit words holding key, system and row when they fit
-    (``bound``: the keys are below it), else Polars' sort by both columns."""
+def _sorted_keys(ckey: np.ndarray, sys_code: np.ndarray, n_runs: int, bound: int):
+    """The candidate keys of the rows sorted, the row of each, and whether some (key,
+    system) pair repeats. One NumPy sort of 64-bit words holding key, system and row when
+    they fit (``bound``: the keys are below it; ``ckey`` is then consumed), else Polars'
+    sort by both columns."""
     n = len(ckey)
     bits = max(n - 1, 1).bit_length()
     if (bound * n_runs) << bits <= 1 << 64:
-        packed = (ckey * n_runs + sys_code).astype(np.uint64)
+        ckey *= n_runs
+        ckey += sys_code
+        packed = ckey.view(np.uint64)
         packed <<= np.uint64(bits)
         packed |= np.arange(n, dtype=np.uint64)
         packed.sort()
-        rows = (packed & np.uint64((1 << bits) - 1)).astype(np.int64)
+        rows = (packed & np.uint64((1 << bits) - 1)).view(np.int64)
         packed >>= np.uint64(bits)
-        pair = packed.astype(np.int64)
-        return pair // n_runs, pair % n_runs, rows
+        pair = packed.view(np.int64)
+        repeat = bool((pair[1:] == pair[:-1]).any())
+        pair //= n_runs
+        return pair, rows, repeat
     rows = (pl.DataFrame({"c": ckey, "s": sys_code}).select(pl.arg_sort_by("c", "s"))
             .to_series().to_numpy())
-    return ckey[rows], sys_code[rows], rows
+    key, sys_sorted = ckey[rows], sys_code[rows]
+    return key, rows, bool(((key[1:] == key[:-1]) & (sys_sorted[1:] == sys_sorted[:-1])).any())
 
 
 def stack(src: Source, ties: str, *, finite: bool = False) -> Stack:
@@ -281,22 +287,25 @@ def stack(src: Source, ties: str, *, finite: bool = False) -> Stack:
     docs = frame["docid"].unique()
     docs = docs.gather(docs.cast(pl.String).arg_sort())
     n_docs = len(docs)
-    ckey = q * n_docs + _index_in(frame["docid"], docs)
-    ck, ks, rows = _sorted_pairs(ckey, sys_code, n_runs, n_q * n_docs)
+    ckey = q * n_docs
+    ckey += _index_in(frame["docid"], docs)
+    ck, rows, repeat = _sorted_keys(ckey, sys_code, n_runs, n_q * n_docs)
     del ckey
+    if repeat:
+        _check_rows(frame, systems, finite)  # a document twice in one ranking
     new = np.empty(len(ck), dtype=bool)
     new[:1] = True
     np.not_equal(ck[1:], ck[:-1], out=new[1:])
-    if ((ks[1:] == ks[:-1]) & ~new[1:]).any():
-        _check_rows(frame, systems, finite)  # a document twice in one ranking
-    del ks
-    cand = np.empty(len(ck), dtype=np.int64)
-    cand[rows] = np.cumsum(new) - 1
-    del rows
     cand_key = ck[new]
-    del ck, new
+    del ck
+    number = np.cumsum(new)
+    number -= 1
+    cand = np.empty(len(number), dtype=np.int64)
+    cand[rows] = number
+    del rows, new, number
 
-    seg = sys_code * n_q + q
+    seg = sys_code * n_q
+    seg += q
     del sys_code, q
     order = _ranking_order(frame.select("docid"), None, seg, score, rank, ties)
     if order is not None:
@@ -304,11 +313,11 @@ def stack(src: Source, ties: str, *, finite: bool = False) -> Stack:
     offsets, pos = _positions(seg, n_runs * n_q)
     boundary = score_boundaries(score) if ties == "average" else None
     gid, g_first = _groups(seg, pos, boundary)
-    g_size = group_sizes(g_first, len(seg))
     return Stack(names=list(names), qids=qids, docs=docs, cand_q=cand_key // max(n_docs, 1),
                  cand_d=cand_key % max(n_docs, 1), seg=seg, cand=cand, score=score,
-                 pos=pos, offsets=offsets, gid=np.asarray(gid), g_size=np.asarray(g_size),
-                 ties=ties, qid_name=src.qid_name, docid_name=src.docid_name)
+                 pos=pos, offsets=offsets, gid=gid, ties=ties,
+                 singleton_groups=g_first is None or len(g_first) == len(seg),
+                 qid_name=src.qid_name, docid_name=src.docid_name)
 
 
 def fused_frame(st: Stack, fused: np.ndarray, depth: int | None,

@@ -175,7 +175,6 @@ def entry_values(tab: Table, m: Method, p: dict) -> np.ndarray:
     if m.kind == "score":
         return tab.value
     i = tab.pos.astype(np.float64)  # 1-based positions
-    sys = tab.system
     if m.name == "rrf":
         return 1.0 / (p["k"] + i)
     if m.name in ("isr", "log_isr", "logn_isr"):
@@ -184,6 +183,7 @@ def entry_values(tab: Table, m: Method, p: dict) -> np.ndarray:
         return tab.st.q_counts()[tab.query] - i + 1.0
     if m.name == "rbc":
         return (1.0 - p["phi"]) * p["phi"] ** (i - 1.0)
+    sys = tab.system
     if m.name == "mapfuse":
         return np.asarray(p["map_scores"], dtype=np.float64)[sys] / i
     matrix, lengths = p["_learnt"]

@@ -66,6 +66,7 @@ class Table:
     offsets: np.ndarray   # (R·Q + 1,)
     gid: np.ndarray       # (M,) tie group
     norm: str | None
+    singleton_groups: bool  # every entry its own tie group
 
     @property
     def system(self) -> np.ndarray:
@@ -87,7 +88,7 @@ class Table:
     def group_mean(self, values: np.ndarray) -> np.ndarray:
         """Each entry's value replaced by its tie group's mean (the identity when every
         entry is its own group)."""
-        if self.st.ties != "average":
+        if self.singleton_groups:
             return values
         sums = np.bincount(self.gid, weights=values)
         counts = np.bincount(self.gid)
@@ -95,7 +96,7 @@ class Table:
 
     def group_first_pos(self) -> np.ndarray:
         """Each entry's tie group's first position (equal for tied entries)."""
-        if self.st.ties != "average":
+        if self.singleton_groups:
             return self.pos
         first = np.full(int(self.gid.max()) + 1 if len(self.gid) else 0, np.iinfo(np.int64).max)
         np.minimum.at(first, self.gid, self.pos)
@@ -156,13 +157,13 @@ def normalise(st: Stack, norm: str | None) -> Table:
         value = 1.0 - (pos - 1) / st.q_counts()[st.query]
     else:
         value = st.score.copy()
-    table = Table(st, seg, cand, value, pos, offsets, gid, norm)
+    table = Table(st, seg, cand, value, pos, offsets, gid, norm, st.singleton_groups)
     if norm in ("rank", "borda"):
         table.value = table.group_mean(value)
     if norm == "min-max-inverted":  # the ranking reversed: position i becomes n + 1 - i
         rev = np.lexsort((-pos, seg))
         table = Table(st, seg[rev], cand[rev], table.value[rev], (length + 1 - pos)[rev],
-                      offsets, gid[rev], norm)
+                      offsets, gid[rev], norm, st.singleton_groups)
     if norm == "borda":
         table = _borda_fill(table)
     return table
@@ -199,4 +200,5 @@ def _borda_fill(table: Table) -> Table:
     else:
         f_gid = base + np.arange(len(missing))
     gid = np.concatenate([table.gid, f_gid])[order]
-    return Table(st, seg, cand, value, pos.astype(np.int64), offsets, gid, table.norm)
+    return Table(st, seg, cand, value, pos.astype(np.int64), offsets, gid, table.norm,
+                 st.ties != "average")
