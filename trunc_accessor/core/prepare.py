@@ -289,17 +289,23 @@ def segment_order(seg: np.ndarray, key: np.ndarray, descending: bool = False) ->
     if len(seg) < 2:
         return np.arange(len(seg))
     sign = np.uint64(1 << 63)
-    if key.dtype.kind == "f":
-        bits = (key.astype(np.float64, copy=False) + 0.0).view(np.uint64)  # -0.0 as 0.0
-        word = np.where(key < 0, ~bits, bits | sign)  # the floats' order as unsigned words
+    if key.dtype.kind == "f":  # the floats' order as unsigned words: flip the sign bit of
+        # positive numbers, every bit of negative ones (-0.0 as 0.0)
+        word = (key.astype(np.float64, copy=False) + 0.0).view(np.uint64)
+        flip = (word.view(np.int64) >> 63).view(np.uint64)
+        flip |= sign
+        word ^= flip
+        del flip
     else:
-        word = key.astype(np.int64, copy=False).view(np.uint64) ^ sign
+        word = key.astype(np.int64).view(np.uint64)
+        word ^= sign
     if descending:
         np.invert(word, out=word)
     if key.dtype.kind == "f":
         word[np.isnan(key)] = np.iinfo(np.uint64).max
     shift = np.uint64(max(int(seg.max()), 1).bit_length())
-    packed = seg.astype(np.uint64) << (np.uint64(64) - shift)
+    packed = seg.astype(np.uint64)
+    packed <<= np.uint64(64) - shift
     packed |= word >> shift
     order = np.argsort(packed)
     packed = packed[order]
