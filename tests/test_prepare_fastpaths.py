@@ -8,6 +8,8 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import trunc_accessor as ta
 from trunc_accessor import prepare
@@ -68,3 +70,34 @@ def test_any_row_order_gives_the_same_values(example, ties):
         got = pl.from_pandas(frame).ir.evaluate(pl.from_pandas(qrels), list(OURS), ties=ties)
         np.testing.assert_array_equal(got.select(list(OURS)).to_numpy(),
                                       expected[list(OURS)].to_numpy())
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), min_size=1, max_size=60),
+       st.data())
+@settings(max_examples=150, deadline=None)
+def test_lazy_group_arrays_equal_the_tie_groups_found_by_hand(rows, data):
+    """Tie groups are kept as each group's first row; the group arrays derived from it, in
+    whole or for some groups (groups_of), are the maximal runs of equal score in a ranking
+    found by a plain loop."""
+    from trunc_accessor.core.prepared import build
+    rows = sorted(rows, key=lambda r: (r[0], -r[1]))
+    seg = np.array([r[0] for r in rows])
+    score = np.array([float(r[1]) for r in rows])
+    n_seg = int(seg.max()) + 1
+    prep = build(pl.DataFrame({"qid": range(n_seg)}), np.arange(n_seg), seg,
+                 np.full(len(seg), np.nan), score, np.zeros(2, dtype=np.int64), np.zeros(0),
+                 0.0, "average")
+    expected, pos = [], 0  # (segment, positions before, size) by hand
+    for i in range(len(rows)):
+        pos = pos + 1 if i and seg[i] == seg[i - 1] else 1
+        if i and seg[i] == seg[i - 1] and score[i] == score[i - 1]:
+            expected[-1][2] += 1
+        else:
+            expected.append([seg[i], pos - 1, 1])
+    expected = np.array(expected)
+    assert prep.n_groups == len(expected)
+    some = np.array(sorted(data.draw(st.sets(st.integers(0, len(expected) - 1), min_size=1))))
+    lazy = build(prep.keys, prep.seg_q, seg, prep.grade, score, prep.q_offsets,
+                 prep.q_grades, 0.0, "average")
+    for got in (lazy.groups_of(some), (prep.g_seg[some], prep.g_start[some], prep.g_size[some])):
+        assert [list(a) for a in got] == [list(expected[some, j]) for j in range(3)]

@@ -69,6 +69,17 @@ class Prepared:
         assert self.g_first is not None, "a Prepared needs g_first or its group arrays"
         return self.g_first
 
+    def groups_of(self, g: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``g_seg``, ``g_start`` and ``g_size`` of the groups ``g``, without making the
+        whole arrays when they are derived from ``g_first``."""
+        if self._g_seg is not None and self._g_start is not None and self._g_size is not None:
+            return self._g_seg[g], self._g_start[g], self._g_size[g]
+        first = self._first()
+        row = first[g]
+        after = np.minimum(g + 1, len(first) - 1)
+        end = np.where(g + 1 < len(first), first[after], len(self.pos))
+        return self.seg[row], self.pos[row] - 1, end - row
+
     @property
     def g_seg(self) -> np.ndarray:
         if self._g_seg is None:
@@ -149,8 +160,8 @@ class Prepared:
             return rows
         g = self.gid[rows]
         g = g[np.r_[True, g[1:] != g[:-1]]]
-        size = self.g_size[g]
-        first = self.offsets[self.g_seg[g]] + self.g_start[g]
+        g_seg, g_start, size = self.groups_of(g)
+        first = self.offsets[g_seg] + g_start
         ends = np.cumsum(size)
         return np.repeat(first - (ends - size), size) + np.arange(ends[-1] if ends.size else 0)
 
@@ -164,11 +175,11 @@ class Prepared:
         gid = self.gid[rows]
         boundary = np.ones(len(rows), dtype=bool)
         boundary[1:] = gid[1:] != gid[:-1]
-        groups = gid[boundary]
+        g_seg, g_start, g_size = self.groups_of(gid[boundary])
         return Prepared(keys=self.keys, offsets=self.offsets, seg_q=self.seg_q,
                         seg=self.seg[rows], pos=self.pos[rows], grade=self.grade[rows],
-                        gid=np.cumsum(boundary) - 1, _g_seg=self.g_seg[groups],
-                        _g_start=self.g_start[groups], _g_size=self.g_size[groups],
+                        gid=np.cumsum(boundary) - 1, _g_seg=g_seg, _g_start=g_start,
+                        _g_size=g_size,
                         q_offsets=self.q_offsets, q_grades=self.q_grades,
                         max_grade=self.max_grade, ties=self.ties)
 
