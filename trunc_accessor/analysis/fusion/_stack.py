@@ -195,7 +195,7 @@ def _codes(frame: pl.DataFrame, by: list[str], min_runs: int):
     change[:1] = True
     starts = np.flatnonzero(change)
     lengths = np.diff(np.append(starts, frame.height))
-    heads = frame.select(keys).gather(pl.Series(starts))
+    heads = frame.select(pl.col(keys).gather(pl.Series(starts)))
     if by:  # the by… keys numbered in sorted order (frames.system_codes), head by head
         coded, systems = frames.system_codes(heads.select(by).with_row_index("_h"), by)
         if systems.height < min_runs:
