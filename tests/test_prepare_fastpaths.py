@@ -87,9 +87,10 @@ def test_lazy_group_arrays_equal_the_tie_groups_found_by_hand(rows, data):
     prep = build(pl.DataFrame({"qid": range(n_seg)}), np.arange(n_seg), seg,
                  np.full(len(seg), np.nan), score, np.zeros(2, dtype=np.int64), np.zeros(0),
                  0.0, "average")
-    expected, pos = [], 0  # (segment, positions before, size) by hand
+    expected, pos, positions = [], 0, []  # (segment, positions before, size) by hand
     for i in range(len(rows)):
         pos = pos + 1 if i and seg[i] == seg[i - 1] else 1
+        positions.append(pos)
         if i and seg[i] == seg[i - 1] and score[i] == score[i - 1]:
             expected[-1][2] += 1
         else:
@@ -101,3 +102,10 @@ def test_lazy_group_arrays_equal_the_tie_groups_found_by_hand(rows, data):
                  prep.q_grades, 0.0, "average")
     for got in (lazy.groups_of(some), (prep.g_seg[some], prep.g_start[some], prep.g_size[some])):
         assert [list(a) for a in got] == [list(expected[some, j]) for j in range(3)]
+    # ties="first": every row its own group, at its position
+    first = build(prep.keys, prep.seg_q, seg, prep.grade, score, prep.q_offsets,
+                  prep.q_grades, 0.0, "first")
+    rows = np.arange(len(seg))
+    by_hand = [list(seg), [p - 1 for p in positions], [1] * len(seg)]
+    assert [list(a) for a in first.groups_of(rows)] == by_hand
+    assert list(first.positions_of(rows)) == positions == list(first.pos) == list(prep.pos)

@@ -26,7 +26,8 @@ class Prepared:
     """Segment arrays for a set of rankings (see module docstring).
 
     Row arrays (length N, ranking order, segments contiguous):
-      ``seg`` segment index, ``pos`` 1-based position, ``grade`` the judged grade
+      ``seg`` segment index, ``pos`` 1-based position (derived from ``offsets`` on first
+      read), ``grade`` the judged grade
       (NaN for an unjudged document, negative grades kept as given),
       ``gid`` tie-group index.
     Group arrays (length G): ``g_seg``, ``g_start`` (positions before the group in its
@@ -42,7 +43,6 @@ class Prepared:
     offsets: np.ndarray
     seg_q: np.ndarray
     seg: np.ndarray
-    pos: np.ndarray
     grade: np.ndarray
     gid: np.ndarray
     q_offsets: np.ndarray
@@ -52,7 +52,9 @@ class Prepared:
     _g_seg: np.ndarray | None = None  # None: derived from g_first when first read
     _g_start: np.ndarray | None = None
     _g_size: np.ndarray | None = None
-    g_first: np.ndarray | None = None  # each group's first row (given with no group arrays)
+    g_first: np.ndarray | None = None  # each group's first row (None, with no group
+    # arrays given: every row is its own group)
+    _pos: np.ndarray | None = None  # None: derived from seg and offsets when first read
     _cache: dict = field(default_factory=dict, repr=False)
     aspects: object = None  # the subtopic pairs of diversity qrels (core.aspects.Aspects)
 
@@ -63,39 +65,53 @@ class Prepared:
 
     @property
     def n_groups(self) -> int:
-        return len(self._g_size if self._g_size is not None else self._first())
+        if self._g_size is not None:
+            return len(self._g_size)
+        return len(self.g_first) if self.g_first is not None else len(self.seg)
 
-    def _first(self) -> np.ndarray:
-        assert self.g_first is not None, "a Prepared needs g_first or its group arrays"
-        return self.g_first
+    @property
+    def pos(self) -> np.ndarray:
+        """1-based position of each row in its ranking."""
+        if self._pos is None:
+            self._pos = ranking_positions(self.offsets, len(self.seg))
+        return self._pos
+
+    def positions_of(self, rows: np.ndarray) -> np.ndarray:
+        """``pos[rows]``, without making the whole array when it is derived."""
+        if self._pos is not None:
+            return self._pos[rows]
+        return rows - self.offsets[self.seg[rows]] + 1
 
     def groups_of(self, g: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``g_seg``, ``g_start`` and ``g_size`` of the groups ``g``, without making the
         whole arrays when they are derived from ``g_first``."""
         if self._g_seg is not None and self._g_start is not None and self._g_size is not None:
             return self._g_seg[g], self._g_start[g], self._g_size[g]
-        first = self._first()
+        first = self.g_first
+        if first is None:  # every row its own group
+            return self.seg[g], self.positions_of(g) - 1, np.ones(len(g), dtype=np.int64)
         row = first[g]
         after = np.minimum(g + 1, len(first) - 1)
-        end = np.where(g + 1 < len(first), first[after], len(self.pos))
-        return self.seg[row], self.pos[row] - 1, end - row
+        end = np.where(g + 1 < len(first), first[after], len(self.seg))
+        return self.seg[row], self.positions_of(row) - 1, end - row
 
     @property
     def g_seg(self) -> np.ndarray:
         if self._g_seg is None:
-            self._g_seg = self.seg[self._first()]
+            self._g_seg = self.seg if self.g_first is None else self.seg[self.g_first]
         return self._g_seg
 
     @property
     def g_start(self) -> np.ndarray:
         if self._g_start is None:
-            self._g_start = self.pos[self._first()] - 1
+            self._g_start = (self.pos - 1 if self.g_first is None
+                             else self.positions_of(self.g_first) - 1)
         return self._g_start
 
     @property
     def g_size(self) -> np.ndarray:
         if self._g_size is None:
-            self._g_size = group_sizes(self._first(), len(self.pos))
+            self._g_size = group_sizes(self.g_first, len(self.seg))
         return self._g_size
 
     @cached_property
@@ -177,7 +193,7 @@ class Prepared:
         boundary[1:] = gid[1:] != gid[:-1]
         g_seg, g_start, g_size = self.groups_of(gid[boundary])
         return Prepared(keys=self.keys, offsets=self.offsets, seg_q=self.seg_q,
-                        seg=self.seg[rows], pos=self.pos[rows], grade=self.grade[rows],
+                        seg=self.seg[rows], _pos=self.positions_of(rows), grade=self.grade[rows],
                         gid=np.cumsum(boundary) - 1, _g_seg=g_seg, _g_start=g_start,
                         _g_size=g_size,
                         q_offsets=self.q_offsets, q_grades=self.q_grades,
@@ -249,7 +265,7 @@ class Prepared:
         gid = np.cumsum(boundary) - 1
         first = np.flatnonzero(boundary)
         out = Prepared(keys=keys, offsets=starts, seg_q=self.seg_q[segs], seg=new_seg,
-                       pos=within + 1, grade=self.grade[src], gid=gid, _g_seg=new_seg[first],
+                       _pos=within + 1, grade=self.grade[src], gid=gid, _g_seg=new_seg[first],
                        _g_start=within[first], _g_size=np.diff(np.append(first, len(src))),
                        q_offsets=self.q_offsets, q_grades=self.q_grades,
                        max_grade=self.max_grade, ties=self.ties)
@@ -258,18 +274,28 @@ class Prepared:
         return out
 
 # --------------------------------------------------------------------------- build
-def _positions(seg: np.ndarray, n_segments: int) -> tuple[np.ndarray, np.ndarray]:
-    counts = np.bincount(seg, minlength=n_segments)
+def _offsets(seg: np.ndarray, n_segments: int) -> np.ndarray:
+    """Where each segment's rows start (rows in segment order), and the end."""
     offsets = np.zeros(n_segments + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    # 1, 2, … restarting at each ranking, in one array: ones, with each ranking's first
-    # row set to 1 − (length of the ranking before it), then a running sum
-    pos = np.ones(len(seg), dtype=np.int64)
+    np.cumsum(np.bincount(seg, minlength=n_segments), out=offsets[1:])
+    return offsets
+
+
+def ranking_positions(offsets: np.ndarray, n: int) -> np.ndarray:
+    """1, 2, … restarting at each ranking, for rows in segment order: ones, with each
+    ranking's first row set to 1 − (length of the ranking before it), then a running sum."""
+    counts = np.diff(offsets)
+    pos = np.ones(n, dtype=np.int64)
     nonempty = counts > 0
     firsts, lengths = offsets[:-1][nonempty], counts[nonempty]
     pos[firsts[1:]] = 1 - lengths[:-1]
     np.cumsum(pos, out=pos)
-    return offsets, pos
+    return pos
+
+
+def _positions(seg: np.ndarray, n_segments: int) -> tuple[np.ndarray, np.ndarray]:
+    offsets = _offsets(seg, n_segments)
+    return offsets, ranking_positions(offsets, len(seg))
 
 
 def score_boundaries(score: np.ndarray) -> np.ndarray:
@@ -281,7 +307,7 @@ def score_boundaries(score: np.ndarray) -> np.ndarray:
     return boundary
 
 
-def _groups(seg: np.ndarray, pos: np.ndarray, boundary: np.ndarray | None):
+def _groups(seg: np.ndarray, boundary: np.ndarray | None):
     """Tie groups: maximal runs of equal score inside a ranking (``boundary``: where the
     score changes, see :func:`score_boundaries`; None: every position its own group).
     Returns ``gid`` (each row's group) and each group's first row (None: every row is
@@ -311,20 +337,16 @@ def build(keys: pl.DataFrame, seg_q: np.ndarray, seg: np.ndarray, grade: np.ndar
     """Assemble a :class:`Prepared` from rows already in ranking order. Tie groups
     (``ties="average"``) come from ``score``, or from its ``boundary`` array when the caller
     has dropped the scores (it is consumed)."""
-    offsets, pos = _positions(seg, len(seg_q))
     if ties != "average":
         boundary = None
     elif boundary is None and score is not None:
         boundary = score_boundaries(score)
-    gid, g_first = _groups(seg, pos, boundary)
-    # every position its own group: the group arrays share or broadcast the row arrays
-    # (read-only; 16 bytes a row instead of 32)
-    g_seg = g_start = g_size = None
-    if g_first is None:
-        g_seg, g_start, g_size = seg, pos - 1, group_sizes(None, len(seg))
-    return Prepared(keys=keys, offsets=offsets, seg_q=seg_q, seg=seg, pos=pos, grade=grade,
-                    gid=gid, q_offsets=q_offsets, q_grades=q_grades, max_grade=max_grade,
-                    ties=ties, g_first=g_first, _g_seg=g_seg, _g_start=g_start, _g_size=g_size)
+    gid, g_first = _groups(seg, boundary)
+    # positions and, with every row its own group, the group arrays are derived on first
+    # read (most kernels read only the judged groups' rows: judged_part)
+    return Prepared(keys=keys, offsets=_offsets(seg, len(seg_q)), seg_q=seg_q, seg=seg,
+                    grade=grade, gid=gid, q_offsets=q_offsets, q_grades=q_grades,
+                    max_grade=max_grade, ties=ties, g_first=g_first)
 
 
 def empty(keys: pl.DataFrame, ties: str) -> Prepared:

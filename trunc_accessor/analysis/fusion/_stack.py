@@ -312,7 +312,7 @@ def stack(src: Source, ties: str, *, finite: bool = False) -> Stack:
         seg, cand, score = seg[order], cand[order], score[order]
     offsets, pos = _positions(seg, n_runs * n_q)
     boundary = score_boundaries(score) if ties == "average" else None
-    gid, g_first = _groups(seg, pos, boundary)
+    gid, g_first = _groups(seg, boundary)
     return Stack(names=list(names), qids=qids, docs=docs, cand_q=cand_key // max(n_docs, 1),
                  cand_d=cand_key % max(n_docs, 1), seg=seg, cand=cand, score=score,
                  pos=pos, offsets=offsets, gid=gid, ties=ties,
