@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 import trunc_accessor as ta
@@ -324,16 +324,24 @@ TIED = st.lists(st.tuples(st.sampled_from([None, 0, 0, 1, 2, 3]), st.integers(0,
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rows=TIED, T=st.sampled_from([0.4, 1.0, 2.0]), k=st.integers(1, 8),
        depth=st.sampled_from([2, 4, 9]))
+@example(rows=[(1, 0), (2, 0), (3, 0)], T=2.0, k=4, depth=4)  # gains sum to T exactly
 def test_tie_average_equals_brute_force(rows, T, k, depth):
     """ties="average" equals the mean of cwl_eval's values over every order of the tied
     documents wherever it gives a value; INSQ and SDCG always do (fixed weights); the others
-    refuse only a tie that mixes gains."""
+    refuse only a tie that mixes gains. Where some order's running gain lands within 1e-9 of
+    BPM's T (e.g. gains 1/3, 2/3, 1 and T = 2), cwl_eval's float sums reach T in some orders
+    and not in others, so its mean over the orders is one of rounding: BPM is not compared
+    there (the exact sums reach T in every order, which is our value)."""
     grades = [g for g, _ in rows]
     scores = [float(s) for _, s in rows]
     gains = _gains(grades, 0, 3)
     orders = list(_orders(scores))
     assume(len(orders) <= 24)  # cwl_eval's time: groups of up to four documents
+    at_T = any(abs(total - T) < 1e-9 for o in orders
+               for total in itertools.accumulate(max(gains[i], 0.0) for i in o))
     for fn, params, metric in _pairs(T, k, 0.7):
+        if fn.__name__ == "bpm" and at_T:
+            continue
         want = np.mean([_cwl(metric, [gains[i] for i in o], depth) for o in orders])
         try:
             got = fn(grades, scores=scores, max_grade=3, depth=depth, **params)
