@@ -162,7 +162,7 @@ def crp(run, qrels, kind: str = "curve", *, depth=None, by=None, queries=None, t
             [pl.Series(name, [], dtype=dtype) for name, dtype in crp_columns(kind).items()]), cols
     if kind == "archetype":
         return twist.archetypes(prep, level, depth), cols
-    rows = int(np.maximum(prep.length, depth or 0).sum()) if depth is not None else len(prep.pos)
+    rows = int(np.maximum(prep.length, depth or 0).sum()) if depth is not None else len(prep.seg)
     if rows > MAX_CRP_ROWS:
         raise ParameterError(
             f"crp: depth={depth} asks for {rows:,} rows ({prep.n_segments:,} rankings, each "

@@ -121,7 +121,7 @@ class Prepared:
 
     @cached_property
     def singleton_groups(self) -> bool:
-        return self.n_groups == len(self.pos)
+        return self.n_groups == len(self.seg)
 
     @cached_property
     def group_first_row(self) -> np.ndarray:
@@ -130,7 +130,7 @@ class Prepared:
         if self.g_first is not None:
             return self.g_first
         if self.singleton_groups:
-            return np.arange(len(self.pos))
+            return np.arange(len(self.seg))
         first = np.ones(len(self.gid), dtype=bool)
         first[1:] = self.gid[1:] != self.gid[:-1]
         return np.flatnonzero(first)
@@ -266,11 +266,11 @@ class Prepared:
         first = np.flatnonzero(boundary)
         out = Prepared(keys=keys, offsets=starts, seg_q=self.seg_q[segs], seg=new_seg,
                        _pos=within + 1, grade=self.grade[src], gid=gid, _g_seg=new_seg[first],
-                       _g_start=within[first], _g_size=np.diff(np.append(first, len(src))),
+                       _g_start=within[first], _g_size=group_sizes(first, len(src)),
                        q_offsets=self.q_offsets, q_grades=self.q_grades,
                        max_grade=self.max_grade, ties=self.ties)
         if self.aspects is not None:  # the subtopic pairs of the prefixes' rows
-            out.aspects = self.aspects.remap(src, len(self.pos))  # type: ignore[attr-defined]
+            out.aspects = self.aspects.remap(src, len(self.seg))  # type: ignore[attr-defined]
         return out
 
 # --------------------------------------------------------------------------- build

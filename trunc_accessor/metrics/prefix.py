@@ -342,7 +342,7 @@ def _utility(c: Cuts, level, weight, e, graded, max_grade) -> np.ndarray:
 
 @prefix_of(utility.flat_utility)
 def flat_utility(c: Cuts, level, e=0.05, graded=False, max_grade=None):
-    return _utility(c, level, np.ones(len(c.prep.pos)), e, graded, max_grade)
+    return _utility(c, level, np.ones(len(c.prep.seg)), e, graded, max_grade)
 
 
 @prefix_of(utility.dcgu)
@@ -481,7 +481,7 @@ def binary_g(c: Cuts, level):
         r_g = prep.group_sum(rel)
         u_g = prep.g_size - r_g
         nonrel_before = prep.before_group(u_g)
-        F = trec_only._f_prefix(int(prep.length.max()) if prep.n_segments and len(prep.pos)
+        F = trec_only._f_prefix(int(prep.length.max()) if prep.n_segments and len(prep.seg)
                                 else 0)
         lo = nonrel_before.astype(np.int64)
         hi = (nonrel_before + u_g).astype(np.int64)

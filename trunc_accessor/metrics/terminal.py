@@ -52,7 +52,7 @@ def gains_and_pool(prep: Prepared, level: float, graded: bool = False, max_grade
     if not graded:
         return prep.relevant(level), prep.num_relevant(level)
     top = _scale(prep, max_grade)
-    rows = prep.gain() / top if top > 0 else np.zeros(len(prep.pos))
+    rows = prep.gain() / top if top > 0 else np.zeros(len(prep.seg))
     return rows, prep.qid_sum(judged_gains(prep, level, graded, max_grade))
 
 

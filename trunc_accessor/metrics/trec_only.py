@@ -152,7 +152,7 @@ def binary_g(prep: Prepared, level: float) -> np.ndarray:
     r_g = prep.group_sum(rel)
     u_g = prep.g_size - r_g
     nonrel_before = prep.before_group(u_g)
-    F = _f_prefix(int(prep.length.max()) if prep.n_segments and len(prep.pos) else 0)
+    F = _f_prefix(int(prep.length.max()) if prep.n_segments and len(prep.seg) else 0)
     lo = nonrel_before.astype(np.int64)
     hi = (nonrel_before + u_g).astype(np.int64)
     mean_term = (F[hi + 1] - F[lo]) / (u_g + 1.0)
@@ -188,7 +188,7 @@ def normalized_g(prep: Prepared, level: float, gains=None) -> np.ndarray:
     q_start = offsets[:-1][prep.seg_q]
     row_L = L[prep.seg]
     inside = prep.pos <= row_L
-    I = np.zeros(len(prep.pos))
+    I = np.zeros(len(prep.seg))
     I[inside] = values[(q_start[prep.seg] + prep.pos - 1)[inside]]
     cost = np.where(I >= 1.0, I, 1.0)
     S = seg_cumsum(prep, g)

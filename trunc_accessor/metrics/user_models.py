@@ -269,7 +269,7 @@ def cwl_gains(prep: Prepared, min_grade: float, max_grade, name: str) -> np.ndar
 def _window(prep: Prepared, M):
     """Rows at positions ≤ M (all for None) and each ranking's length n' = min(n, M)."""
     if M is None:
-        return np.arange(len(prep.pos)), prep.length.astype(np.float64)
+        return np.arange(len(prep.seg)), prep.length.astype(np.float64)
     rows = np.flatnonzero(prep.pos <= M)
     return rows, np.minimum(prep.length, M).astype(np.float64)
 
@@ -304,7 +304,7 @@ def _cascade_value(prep: Prepared, name: str, raw: np.ndarray, g_rows: np.ndarra
         reached = np.zeros(prep.n_groups, dtype=bool)
         first = prep.group_first_row
         # a group's first row: its E before it (groups beyond the window count as unreached)
-        at = np.full(len(prep.pos), -1, dtype=np.int64)
+        at = np.full(len(prep.seg), -1, dtype=np.int64)
         at[rows] = np.arange(len(rows))
         inside = at[first] >= 0
         reached[inside] = before[at[first[inside]]] > 0
@@ -347,7 +347,7 @@ def insq(prep: Prepared, level: float, T=1.0, min_grade=0.0, max_grade=None,
 
 
 def _spread(prep: Prepared, rows: np.ndarray, values: np.ndarray) -> np.ndarray:
-    out = np.zeros(len(prep.pos))
+    out = np.zeros(len(prep.seg))
     out[rows] = values
     return out
 
@@ -414,7 +414,7 @@ def inst(prep: Prepared, level: float, T=1.0, min_grade=0.0, max_grade=None,
     before, through, _ = _segment_scan_product(C, seg, prep.n_segments)
     if prep.ties == "average" and not prep.singleton_groups:
         reached = np.zeros(prep.n_groups, dtype=bool)
-        at = np.full(len(prep.pos), -1, dtype=np.int64)
+        at = np.full(len(prep.seg), -1, dtype=np.int64)
         at[rows] = np.arange(len(rows))
         first = prep.group_first_row
         inside = at[first] >= 0
@@ -495,7 +495,7 @@ def _refuse_bpm(prep: Prepared, g: np.ndarray, G: np.ndarray, rows: np.ndarray, 
     starts = prep.group_first_row
     gsum = prep.group_sum(g)
     gmin = np.minimum.reduceat(g, starts) if len(g) else np.zeros(0)
-    at = np.full(len(prep.pos), -1, dtype=np.int64)
+    at = np.full(len(prep.seg), -1, dtype=np.int64)
     at[rows] = np.arange(len(rows))
     before = np.zeros(prep.n_groups)
     prev = starts - 1  # the row before the group, when it is in the same ranking

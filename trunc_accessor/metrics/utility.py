@@ -72,7 +72,7 @@ def flat_utility(prep: Prepared, level: float, e=0.05, graded=False, max_grade=N
     >>> flat_utility([])
     0.0
     """
-    return discounted_utility(prep, level, np.ones(len(prep.pos)), e, graded, max_grade)
+    return discounted_utility(prep, level, np.ones(len(prep.seg)), e, graded, max_grade)
 
 
 @register("dcgu", params=(EFFORT, RBP_GRADED, MAX_GRADE),
