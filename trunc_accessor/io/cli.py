@@ -3,7 +3,10 @@
 Scripts switch from trec_eval by changing the program's name: the options (``-m`` repeatable
 and comma-separated with trec_eval's parameter spellings, ``-q``, ``-c``, ``-J``, ``-M N``,
 ``-l N``, ``-n``, ``-N N``), the measures, their order and the output equal trec_eval 10.0's
-line for line (``--ties trec_eval9``: trec_eval 9.0.8's, as pytrec_eval). Measures of the other
+line for line (``--ties trec_eval9``: trec_eval 9.0.8's, as pytrec_eval): a measure named
+several times is computed once, with the first parameters given for it (``-m all_trec -m
+P.5,10`` prints P_5 and P_10 where all_trec prints P), and ``-c`` scores a query the run
+lacks as trec_eval 10 does, on a one-line stand-in ranking. Measures of the other
 dialects (ir_measures', ranx', the library's own) follow trec_eval's. Beyond trec_eval:
 ``--ties average`` (the exact mean over every order of tied scores), ``--depth`` (the
 terminal-document metrics' maximum length), ``--format tsv|json|markdown``, ``--list``,
@@ -20,6 +23,7 @@ import os
 import re
 import sys
 import warnings
+from dataclasses import replace
 
 from ..core import trec_dialect
 from ..core.registry import Named
@@ -27,6 +31,8 @@ from ..core.registry import Named
 # what trec_eval.c resets for a query the run lacks (-c), by the measure's printed name:
 # these, and every name starting with "unj" (relstring prints an empty string)
 ZEROED_WHEN_MISSING = ("num_ret", "utility", "rbp_resid")
+# the one document of trec_eval.c's stand-in ranking for such a query (score 1.0, unjudged)
+BOGUS_DOCNO = "ceci_nest_pas_un_docno"
 
 
 class CommandLineError(Exception):
@@ -53,8 +59,11 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("-m", "--measure", action="append", default=None,
                     help="measure(s) in any dialect, repeatable and comma-separated, with "
                          "trec_eval's parameters (P.5,10; ndcg.1=3,2=9; utility.2,-1,0,0) and "
-                         "groups (official, all_trec, set); default: official (with "
-                         "irds: qrels, the dataset's official measures if it names some)")
+                         "groups (official, all_trec, set); a measure named twice takes the "
+                         "first parameters given for it, as in trec_eval (-m all_trec -m "
+                         "P.5,10 prints P_5 and P_10 where all_trec prints P); default: "
+                         "official (with irds: qrels, the dataset's official measures if it "
+                         "names some)")
     ap.add_argument("-q", action="store_true", help="print each query's values too")
     ap.add_argument("-c", action="store_true",
                     help="average over every qrels query (a query the run lacks is an empty "
@@ -146,15 +155,22 @@ def _with_collection(named: list[Named], size: int) -> list[Named]:
 def measures(args, official: list[str] | None = None) -> list[Named]:
     """The measures of ``-m`` (default: official); ``official``: what "official" means for
     qrels of ir_datasets whose dataset names its official measures."""
-    from ..core.names import parse_many
+    from ..core.names import parse_named
 
     specs = _split_measures(args.measure or ["official"])
     if official:
         specs = [x for s in specs for x in (official if s == "official" else [s])]
     if args.ties == "trec_eval9":  # 9.0.8's groups: no unj, rbp, rbp_resid
         specs = [s for g in specs for s in (trec_dialect.GROUPS_9.get(g, [g]))]
-    named = parse_many(specs, trec=True, measures_only=False)
-    named = trec_dialect.arrange(named)
+    named, parameterised = [], set()
+    for batch, spec in enumerate(specs):  # every naming, so that arrange picks as trec_eval
+        ts = trec_dialect.split(spec.strip(), trec=True)
+        if ts is not None and ts.params is not None and ts.replaces:
+            parameterised.add(batch)
+        named += [replace(n, batch=batch) for n in parse_named(spec, trec=True)]
+    if not named:
+        raise CommandLineError("-m names no measure")
+    named = trec_dialect.arrange(named, frozenset(parameterised))
     return _with_collection(_with_depth(named, args.depth), args.N)
 
 
@@ -254,11 +270,20 @@ def evaluate_file(qrels, qrels_positive: int, run_path: str, named: list[Named],
         raise CommandLineError(f"no query of {run_path} is in the qrels (trec_eval: 'No "
                                f"queries with both results and relevance info'); {hint}")
     evaluated = sorted(qrels_qids if args.c else answered)  # trec_eval: strcmp order
+    missing = set(evaluated) - run_qids
+    version9 = args.ties == "trec_eval9"
+    if missing and not version9 and (args.M is None or args.M >= 1):
+        # trec_eval 10 -c scores a query the run lacks on its one-line stand-in ranking
+        # (trec_eval.c's bogus_ranking), then zeroes some measures by printed name
+        bogus = pl.DataFrame({"qid": sorted(missing), "docid": BOGUS_DOCNO, "score": 1.0,
+                              "_pos": 1})
+        run = pl.concat([run.select("qid", "docid", "score", "_pos"),
+                         bogus.cast(dict(run.select("qid", "docid", "score", "_pos").schema))])
     values: dict = {}
     if scored:
-        # -c with a run that answers no qrels query: every query is an empty ranking
+        # -c with a run that answers no qrels query: every query is a stand-in ranking
         frame = run.select("qid", "docid", "score")
-        res = ((frame if answered else frame.head(0))
+        res = ((frame if answered else frame.filter(pl.col("qid").is_in(list(missing))))
                .ir.evaluate(qrels, [n.measure for n in scored], ties=args.ties,
                             relevance_level=args.l, judged_only=args.J, undefined="zero",
                             names="canonical"))
@@ -267,14 +292,14 @@ def evaluate_file(qrels, qrels_positive: int, run_path: str, named: list[Named],
             column = res[n.measure.label].to_numpy()  # type: ignore[union-attr]  # scored
             for q, v in zip(qid_text, column):
                 values[(n.label, q)] = float(v)
-    missing = set(evaluated) - run_qids
-    version9 = args.ties == "trec_eval9"
     for q in missing:  # trec_eval.c zeroes these, by printed name, for a query the run lacks
         for n in scored:
             if n.trec and (n.label in ZEROED_WHEN_MISSING or n.label.startswith("unj")):
                 values[(n.label, q)] = 0.0
     lengths = {n.label: (n.extra or 10) for n in named if n.label.startswith("relstring")}
     strings = _relstrings(run, qrels, args.J, lengths)
+    for q in missing:  # "relstring" (not relstring_N) is cleared, as trec_eval.c does
+        strings.pop(("relstring", q), None)
     printed = [q for q in evaluated if not (version9 and q in missing)]
     summary = {}
     for n in scored:
