@@ -60,3 +60,16 @@ def test_a_cut_off_given_twice_is_an_error_as_in_trec_eval(measure, capsys):
                      str(need(TE / "results.test"))]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "twice" in err and measure in err
+
+
+def test_a_run_mixing_runids_prints_the_last_lines_as_trec_eval(tmp_path):
+    """trec_eval keeps the runid of the run file's last line (get_trec_results.c: "the
+    run_id field of the last line is kept"), here a line of query 301 after the others."""
+    lines = need(TE / "results.test").read_text().splitlines()
+    lines = lines[1:] + lines[:1]
+    mixed = tmp_path / "mixed.run"
+    mixed.write_text("".join(" ".join([*line.split()[:5], "NR" if i < len(lines) - 1 else "R"])
+                             + "\n" for i, line in enumerate(lines)))
+    got = run_cli(need(TE / "qrels.test"), mixed)
+    assert got == (STORED / "mixed_runids.txt").read_text()
+    assert got.splitlines()[0].split("\t")[-1] == "R"

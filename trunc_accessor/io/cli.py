@@ -248,12 +248,13 @@ def evaluate_file(qrels, qrels_positive: int, run_path: str, named: list[Named],
     from .read import read_run
 
     run = read_run(run_path, library="polars")
+    # trec_eval keeps the runid of the file's last line (get_trec_results.c)
+    ids = run["system"].drop_nulls()
+    runid = str(ids[-1]) if len(ids) else os.path.basename(run_path)
     if args.ignore_identical_ids:
         run = run.filter(pl.col("qid") != pl.col("docid"))
     if run.height == 0:
         raise CommandLineError(f"{run_path} holds no run line (trec_eval stops there too)")
-    ids = run["system"].drop_nulls()
-    runid = str(ids[0]) if len(ids) else os.path.basename(run_path)
     run = _trec_order(run.drop("system"), args.ties)
     if args.M is not None:
         if args.M < 0:
