@@ -16,6 +16,7 @@ Not offered: ``-Z`` (z-scores) and ``-R`` (other qrels formats).
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import json
 import math
@@ -40,8 +41,30 @@ class CommandLineError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors that suggest the closest option or choice."""
+
     def error(self, message):  # one line, not argparse's usage block
+        found = re.fullmatch(r"unrecognized arguments: (.*)", message)
+        if found:
+            options = [o for a in self._actions for o in a.option_strings]
+            hints = []
+            for arg in found.group(1).split():
+                close = difflib.get_close_matches(arg.split("=", 1)[0], options, n=1,
+                                                  cutoff=0.6) if arg.startswith("-") else []
+                if close:
+                    hints.append(f"{arg}: did you mean {close[0]}?")
+            if hints:
+                message += " (" + "; ".join(hints) + ")"
         raise CommandLineError(message)
+
+    def _check_value(self, action, value):  # an invalid choice names the closest one
+        if action.choices is not None and value not in action.choices:
+            choices = [str(c) for c in action.choices]
+            close = difflib.get_close_matches(str(value), choices, n=1, cutoff=0.5)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise argparse.ArgumentError(action, f"invalid choice: {value!r} (choose from "
+                                                 f"{', '.join(choices)}){hint}")
+        super()._check_value(action, value)
 
 
 def build_parser() -> argparse.ArgumentParser:
