@@ -2,6 +2,11 @@
 and, for a misspelling, the closest name it knows; usage texts of each mode."""
 from __future__ import annotations
 
+import gzip
+import io
+from contextlib import redirect_stdout
+from pathlib import Path
+
 import pytest
 
 from trunc_accessor import cli
@@ -38,3 +43,58 @@ def test_a_misspelt_option_or_choice_names_the_closest_one(argv, meant, capsys):
     assert cli.main([*argv, *_files()]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and meant in err and err.startswith("trunc-accessor: ")
+
+
+# --------------------------------------------------------------------------- ndeval's mode
+WEB = DATA / "trec_web_2012"
+NDEVAL = Path(__file__).resolve().parent / "data" / "ndeval"
+
+
+def _ndeval(*argv) -> str:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert cli.main_ndeval([str(a) for a in argv]) == 0
+    return out.getvalue()
+
+
+def _prefixed(name: str) -> str:
+    return {"all": lambda t: f"wt12-{t}",
+            "mixed": lambda t: (f"wt12-{t}" if t % 2 == 0 else "0151" if t == 151
+                                else "-153" if t == 153 else str(t))}[name]
+
+
+@pytest.mark.parametrize("kind,argv,stored", [
+    ("all", ["-traditional"], "ql-cata.all_prefixed.csv"),
+    ("mixed", ["-c", "-traditional"], "ql-cata.mixed_prefixes.c.csv"),
+])
+def test_ndeval_mode_reads_a_task_prefix_as_ndeval(kind, argv, stored, tmp_path):
+    """ndeval.c's parseTopic skips a run topic's prefix up to its first '-' (wt12-152 is
+    152, -153 is 153) and reads numbers (0151 is 151): those topics are scored and averaged;
+    all of them prefixed used to fail (no run qid in the qrels)."""
+    with gzip.open(need(WEB / "ql-cata.run.gz"), "rt") as fh:
+        lines = fh.read().splitlines()
+    name = _prefixed(kind)
+    run = tmp_path / "prefixed.run"
+    run.write_text("".join(f"{name(int(line.split(None, 1)[0]))} {line.split(None, 1)[1]}\n"
+                           for line in lines))
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_bytes(gzip.decompress(need(WEB / "qrels-for-ndeval.txt.gz").read_bytes()))
+    assert _ndeval(*argv, qrels, run) == (NDEVAL / stored).read_text()
+
+
+def test_ndeval_mode_prints_its_own_usage(capsys):
+    """trunc-accessor-ndeval -h (and ndeval's -help) printed trec_eval's usage; now ndeval's
+    options only, under the program's name."""
+    for flag in ("-h", "-help", "--help"):
+        with pytest.raises(SystemExit) as stop:
+            cli.main_ndeval([flag])
+        assert stop.value.code == 0
+        text = capsys.readouterr().out
+        assert text.startswith("usage: trunc-accessor-ndeval ")
+        for option in ("-traditional", "-alpha", "-beta", "-M N", "-c "):
+            assert option in text, option
+        for foreign in ("-m MEASURE", "--list", "--import", "-q ", "all_trec", "trec_eval's"):
+            assert foreign not in text, foreign
+    assert cli.main_ndeval(["-m", "map", *_files()]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("trunc-accessor-ndeval: ") and err.count("\n") == 1

@@ -455,9 +455,9 @@ RANX_SAME = {"precision": "precision", "recall": "recall", "f1": "f1", "bpref": 
 
 
 # --------------------------------------------------------------------------- main
-def _one_line_warnings():
+def _one_line_warnings(prog: str = "trunc-accessor"):
     def show(message, category, filename, lineno, file=None, line=None):
-        sys.stderr.write(f"trunc-accessor: warning: {message}\n")
+        sys.stderr.write(f"{prog}: warning: {message}\n")
 
     warnings.showwarning = show
 
@@ -472,17 +472,26 @@ def _quiet_pipe():
 
 
 def main_ndeval(argv=None) -> int:
-    """``trunc-accessor-ndeval``: the command line in ndeval's mode (``--format ndeval``), so
-    that a script calling ndeval switches by changing the program's name."""
-    return main(["--format", "ndeval", *(sys.argv[1:] if argv is None else argv)])
+    """``trunc-accessor-ndeval``: the command line in ndeval's mode (``--format ndeval``), with
+    ndeval's options and usage, so that a script calling ndeval switches by changing the
+    program's name."""
+    from . import ndeval_cli
+
+    return _main(ndeval_cli.build_parser(), argv)
 
 
 def main(argv=None) -> int:
-    _one_line_warnings()
+    """``trunc-accessor``: trec_eval's command line (``--format ndeval``: ndeval's)."""
+    return _main(build_parser(), argv)
+
+
+def _main(parser, argv) -> int:
+    prog = parser.prog
+    _one_line_warnings(prog)
     try:
-        args = build_parser().parse_args(argv)
+        args = parser.parse_args(argv)
     except CommandLineError as e:
-        print(f"trunc-accessor: {e}", file=sys.stderr)
+        print(f"{prog}: {e}", file=sys.stderr)
         return 2
     try:
         for module in args.imports:
@@ -492,7 +501,8 @@ def main(argv=None) -> int:
             sys.stdout.flush()
             return 0
         if len(args.files) < 2:
-            raise CommandLineError("give QRELS then RUN (trec_eval's order), or --list")
+            raise CommandLineError("give QRELS then RUN (ndeval's order)" if prog != "trunc-accessor"
+                                   else "give QRELS then RUN (trec_eval's order), or --list")
         if args.format == "ndeval":
             from . import ndeval_cli
 
@@ -509,7 +519,7 @@ def main(argv=None) -> int:
         return 0
     except (CommandLineError, ValueError, TypeError, OSError, ImportError) as e:
         message = re.sub(r"ties='(\w+)'", r"--ties \1", str(e))  # the option's spelling here
-        print(f"trunc-accessor: {message}", file=sys.stderr)
+        print(f"{prog}: {message}", file=sys.stderr)
         return 2
     try:
         _write(text, sys.stdout)
@@ -517,7 +527,7 @@ def main(argv=None) -> int:
     except BrokenPipeError:
         _quiet_pipe()
     except OSError as e:  # a full disk, a closed terminal
-        print(f"trunc-accessor: cannot write the output: {e.strerror or e}", file=sys.stderr)
+        print(f"{prog}: cannot write the output: {e.strerror or e}", file=sys.stderr)
         return 2
     return 0
 
