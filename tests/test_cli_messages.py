@@ -98,3 +98,56 @@ def test_ndeval_mode_prints_its_own_usage(capsys):
     assert cli.main_ndeval(["-m", "map", *_files()]) == 2
     err = capsys.readouterr().err
     assert err.startswith("trunc-accessor-ndeval: ") and err.count("\n") == 1
+
+
+def _single_subtopic_qrels(path: Path) -> Path:
+    """qrels-for-ndeval.txt with the first line of each (topic, docno) only: diversity qrels
+    in which no document is judged for two subtopics (read as ad hoc by default)."""
+    seen, out = set(), []
+    for line in gzip.decompress(need(WEB / "qrels-for-ndeval.txt.gz").read_bytes()).decode() \
+            .splitlines():
+        q, _s, d, _g = line.split()
+        if (q, d) not in seen:
+            seen.add((q, d))
+            out.append(line + "\n")
+    path.write_text("".join(out))
+    return path
+
+
+def test_subtopics_flag_reads_diversity_qrels_that_look_ad_hoc(tmp_path, capsys):
+    """Without a document judged for two subtopics the qrels read as ad hoc and a diversity
+    measure is refused with a message naming --subtopics (it named read_qrels(...,
+    subtopics=True), a Python call); with --subtopics the values are ndeval's."""
+    qrels = str(_single_subtopic_qrels(tmp_path / "single.qrels"))
+    run = str(need(WEB / "ql-cata.run.gz"))
+    assert cli.main(["-m", "alpha_ndcg@5", qrels, run]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--subtopics" in err and "read_qrels" not in err
+    assert cli.main(["--no-subtopics", "-m", "alpha_ndcg@5", qrels, run]) == 2
+    assert "--no-subtopics" in capsys.readouterr().err
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert cli.main(["--subtopics", "-q", "-m", "alpha_nDCG@20,ERR_IA@20", qrels, run]) == 0
+    got = {(line.split()[0], line.split()[1]): float(line.split()[2])
+           for line in out.getvalue().splitlines()}
+    rows = (NDEVAL / "ql-cata.one_subtopic_a_document.csv").read_text().splitlines()
+    header = rows[0].split(",")
+    for row in rows[1:]:
+        cells = dict(zip(header, row.split(",")))
+        topic = "all" if cells["topic"] == "amean" else cells["topic"]
+        for ours, theirs in (("alpha_nDCG@20", "alpha-nDCG@20"), ("ERR_IA@20", "ERR-IA@20")):
+            assert got[(ours, topic)] == pytest.approx(float(cells[theirs]), abs=5.1e-5)
+
+
+def test_three_field_qrels_with_subtopics_name_the_option(tmp_path, capsys):
+    """--subtopics (and ndeval's mode) on qrels without a subtopic field: the message names
+    the command line's option or ndeval's format, not the Python argument subtopics=True."""
+    three = tmp_path / "three.qrels"
+    three.write_text("151 clueweb09-en0000-00-17600 1\n")
+    run = str(need(WEB / "ql-cata.run.gz"))
+    assert cli.main(["--subtopics", "-m", "map", str(three), run]) == 2
+    err = capsys.readouterr().err
+    assert "--subtopics" in err and "subtopics=True" not in err
+    assert cli.main_ndeval([str(three), run]) == 2
+    err = capsys.readouterr().err
+    assert "ndeval's qrels have 4 fields" in err and "subtopics=True" not in err

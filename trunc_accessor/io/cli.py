@@ -105,6 +105,11 @@ def build_parser() -> argparse.ArgumentParser:
                          "trec_eval9: 9.0.8's, as pytrec_eval; average: the exact mean over "
                          "every order of tied scores; with --format ndeval: first, the rank "
                          "column's order, or trec_eval with -traditional)")
+    ap.add_argument("--subtopics", action=argparse.BooleanOptionalAction, default=None,
+                    help="read the qrels' second field as the subtopic (diversity qrels, "
+                         "topic subtopic docno grade), or with --no-subtopics as trec_eval's "
+                         "iteration field, which is ignored; default: subtopics when some "
+                         "document is judged for two or more of them")
     ap.add_argument("--ignore-identical-ids", action="store_true",
                     help="leave out run lines whose docid equals their qid (BEIR's rule for "
                          "ArguAna and Quora, whose queries are also documents)")
@@ -519,6 +524,11 @@ def _main(parser, argv) -> int:
         return 0
     except (CommandLineError, ValueError, TypeError, OSError, ImportError) as e:
         message = re.sub(r"ties='(\w+)'", r"--ties \1", str(e))  # the option's spelling here
+        if args.format == "ndeval":  # ndeval's qrels always have a subtopic field
+            message = message.replace("subtopics=True, but the file has 3 fields a line",
+                                      "ndeval's qrels have 4 fields a line (topic subtopic "
+                                      "docno grade), but the file has 3")
+        message = message.replace("subtopics=True", "--subtopics")
         print(f"{prog}: {message}", file=sys.stderr)
         return 2
     try:
@@ -546,10 +556,19 @@ def _evaluate(args) -> tuple[list[Block], list[Named]]:
     from .irds import official_of
 
     named = measures(args)
-    qrels = read_qrels(qrels_path, library="polars")
+    qrels = read_qrels(qrels_path, library="polars", subtopics=args.subtopics)
     official = official_of(qrels)
     if official:  # qrels of ir_datasets: "official" is the dataset's own list
         named = measures(args, official)
+    diversity = [n.label for n in named if n.measure is not None and n.measure.metric.subtopics]
+    if diversity and "subtopic" not in qrels.columns:
+        why = ("--no-subtopics drops the qrels' second field" if args.subtopics is False else
+               f"{qrels_path} was read as ad hoc qrels (no document of it is judged for two "
+               "subtopics, so its second field was taken for trec_eval's iteration field); "
+               "--subtopics reads the second field as the subtopic")
+        verb = "need" if len(diversity) > 1 else "needs"
+        raise CommandLineError(f"{', '.join(diversity)} {verb} diversity qrels (topic "
+                               f"subtopic docno grade): {why}")
     if qrels.height == 0:
         raise CommandLineError(f"{qrels_path} holds no judgment: nothing to evaluate")
     positive = int(qrels.select((pl.col("rel") > 0).sum()).item())
