@@ -151,3 +151,74 @@ def test_three_field_qrels_with_subtopics_name_the_option(tmp_path, capsys):
     assert cli.main_ndeval([str(three), run]) == 2
     err = capsys.readouterr().err
     assert "ndeval's qrels have 4 fields" in err and "subtopics=True" not in err
+
+
+# --------------------------------------------------------------------------- --import
+ROOT = Path(__file__).resolve().parents[1]
+USER_METRIC = (
+    "import trunc_accessor as ta\n\n"
+    "@ta.metric('first_hit_rank_cli')\n"
+    "def first_hit_rank_cli(grades, judged, level):\n"
+    "    hits = [i for i, g in enumerate(grades, 1) if g >= level]\n"
+    "    return float(hits[0]) if hits else 0.0\n")
+
+
+def _console_script(tmp_path: Path, *argv, cwd: Path):
+    """The installed console script as pip writes it (its folder, not the working
+    directory, is sys.path[0]), run from ``cwd``."""
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "bin" / "trunc-accessor"
+    script.parent.mkdir(exist_ok=True)
+    script.write_text("import re\nimport sys\nfrom trunc_accessor.io.cli import main\n"
+                      "if __name__ == '__main__':\n"
+                      "    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])\n"
+                      "    sys.exit(main())\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, str(script), *map(str, argv)], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+@pytest.mark.parametrize("given", ["mymetrics", "./mymetrics.py", "mymetrics.py"])
+def test_import_finds_a_module_of_the_working_directory_from_the_console_script(
+        given, tmp_path):
+    """`trunc-accessor --import mymetrics` (the README's line) failed from the installed
+    script ("No module named 'mymetrics'"), and ./mymetrics.py raised importlib's "the
+    'package' argument is required"."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "mymetrics.py").write_text(USER_METRIC)
+    done = _console_script(tmp_path, "--import", given, "-q", "-m",
+                           "first_hit_rank_cli,recip_rank", need(TE / "qrels.test"),
+                           need(TE / "results.test"), cwd=work)
+    assert done.returncode == 0, done.stderr
+    values = {}
+    for line in done.stdout.splitlines():
+        name, qid, value = line.split("\t")
+        values[(name.strip(), qid)] = float(value)
+    for qid in ("301", "302", "303"):  # trec_eval's recip_rank is 1 / the first hit's rank
+        assert values[("first_hit_rank_cli", qid)] == pytest.approx(
+            1 / values[("recip_rank", qid)], rel=1e-3)
+
+
+@pytest.mark.parametrize("given,says", [
+    ("nomodule", "no module 'nomodule' in the working directory"),
+    ("./nofile.py", "no such file"),
+    ("broken", "ModuleNotFoundError: No module named 'not_installed_dep'"),
+    ("./syntax.py", "SyntaxError"),
+    ("raises", "RuntimeError: boom"),
+    ("not-a-name", "not a module name"),
+])
+def test_import_failures_are_one_line_errors(given, says, tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "broken.py").write_text("import not_installed_dep\n")
+    (work / "syntax.py").write_text("x = (\n")
+    (work / "raises.py").write_text("raise RuntimeError('boom')\n")
+    done = _console_script(tmp_path, "--import", given, "-m", "map", need(TE / "qrels.test"),
+                           need(TE / "results.test"), cwd=work)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and says in done.stderr, done.stderr
+    assert done.stderr.startswith(f"trunc-accessor: --import {given}")

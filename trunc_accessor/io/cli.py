@@ -126,8 +126,10 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("-traditional", "--traditional", action="store_true",
                     help="--format ndeval: order by score, then docno (else by rank)")
     ap.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE",
-                    help="import a Python module first (metrics it defines with "
-                         "trunc_accessor.define can then be named with -m)")
+                    help="import a Python module first, by name (looked up in the working "
+                         "directory first) or as a file (./mymetrics.py); metrics it defines "
+                         "with trunc_accessor.define or trunc_accessor.metric can then be "
+                         "named with -m")
     ap.add_argument("--list", action="store_true",
                     help="list every metric with its names in every dialect and exit")
     ap.add_argument("--version", action="version", version=f"trunc-accessor {__version__}")
@@ -500,7 +502,7 @@ def _main(parser, argv) -> int:
         return 2
     try:
         for module in args.imports:
-            importlib.import_module(module)
+            _import(module)
         if args.list:
             _write([_list()], sys.stdout)
             sys.stdout.flush()
@@ -540,6 +542,65 @@ def _main(parser, argv) -> int:
         print(f"{prog}: cannot write the output: {e.strerror or e}", file=sys.stderr)
         return 2
     return 0
+
+
+def _import(name: str) -> None:
+    """``--import``: a module by name, looked up in the working directory first (as ``python
+    -m`` does; an installed console script's path starts at its own folder instead), or a
+    Python file by path (``./mymetrics.py``). Any failure is a CommandLineError saying which."""
+    import importlib.util
+
+    cwd = os.getcwd()
+    if name.endswith(".py") or os.sep in name or "/" in name:
+        path = os.path.abspath(name)
+        if not os.path.isfile(path):
+            raise CommandLineError(f"--import {name}: no such file ({path})")
+        module_name = os.path.splitext(os.path.basename(path))[0]
+        spec = importlib.util.spec_from_file_location(module_name, path)
+        if spec is None or spec.loader is None:
+            raise CommandLineError(f"--import {name}: not a Python file")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException as e:
+            sys.modules.pop(module_name, None)
+            _import_failed(name, e)
+        return
+    if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", name):
+        raise CommandLineError(f"--import {name}: not a module name (mymetrics, pkg.module) "
+                               "nor a Python file (./mymetrics.py)")
+    added = cwd not in sys.path
+    if added:
+        sys.path.insert(0, cwd)
+    try:
+        importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name is not None and (name == e.name or name.startswith(e.name + ".")):
+            raise CommandLineError(
+                f"--import {name}: no module {e.name!r} in the working directory ({cwd}) nor "
+                f"on Python's path; give a file instead (--import ./{name.replace('.', '/')}"
+                ".py)") from None
+        _import_failed(name, e)
+    except BaseException as e:
+        _import_failed(name, e)
+    finally:
+        if added and cwd in sys.path:
+            sys.path.remove(cwd)
+
+
+def _import_failed(name: str, e: BaseException):
+    if isinstance(e, KeyboardInterrupt):
+        raise e
+    where = ""
+    tb = e.__traceback__
+    while tb is not None:  # the innermost frame: the user's line at fault
+        where = f" ({tb.tb_frame.f_code.co_filename}, line {tb.tb_lineno})"
+        tb = tb.tb_next
+    text = str(e)
+    if isinstance(e, SyntaxError):
+        text, where = str(e.msg), f" ({e.filename}, line {e.lineno})"
+    raise CommandLineError(f"--import {name} failed: {type(e).__name__}: {text}{where}") from None
 
 
 def _evaluate(args) -> tuple[list[Block], list[Named]]:
