@@ -73,3 +73,34 @@ def test_a_run_mixing_runids_prints_the_last_lines_as_trec_eval(tmp_path):
     got = run_cli(need(TE / "qrels.test"), mixed)
     assert got == (STORED / "mixed_runids.txt").read_text()
     assert got.splitlines()[0].split("\t")[-1] == "R"
+
+
+def test_M0_leaves_every_query_an_empty_ranking_as_trec_eval():
+    """-M 0: trec_eval still scores the run's queries (and -c's stand-ins), each an empty
+    ranking; the command line stopped with 'no query ... is in the qrels'. trec_eval prints
+    -nan for an interpolated precision of an empty ranking, the command line 0 (its
+    documented difference), so those four lines are compared as 0."""
+    got = run_cli("-M0", "-q", "-c", "-m", "official", "-m", "relstring.3", "-m",
+                  "utility.2,-1,0,0", need(TE / "qrels.test"), need(TE / "results.trunc"))
+    expected = (STORED / "M0_c.txt").read_text().replace("  -nan", "0.0000")
+    assert got == expected
+    got = run_cli("-M0", "-q", "-m", "official", need(TE / "qrels.test"),
+                  need(TE / "results.test"))
+    assert got == (STORED / "M0.txt").read_text().replace("  -nan", "0.0000")
+
+
+@pytest.mark.parametrize("length,stored", [("0", "relstring_zero.txt"),
+                                           ("-3", "relstring_negative.txt")])
+def test_relstring_of_length_zero_or_less_is_empty_as_trec_eval(length, stored):
+    got = run_cli("-q", "-m", f"relstring.{length}", need(TE / "qrels.test"),
+                  need(TE / "results.test"))
+    assert got == (STORED / stored).read_text()
+
+
+@pytest.mark.parametrize("measure", ["P.nan", "P.inf", "ndcg_cut.0.5", "success.-1"])
+def test_a_cut_off_that_is_not_a_count_is_a_one_line_error(measure, capsys):
+    """trec_eval: 'Negative cutoff detected'; P.inf raised a Python traceback here."""
+    assert cli.main(["-m", measure, str(need(TE / "qrels.test")),
+                     str(need(TE / "results.test"))]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cut-off" in err and measure in err

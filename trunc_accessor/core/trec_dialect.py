@@ -18,6 +18,7 @@ its defaults and ``name_PARAMS`` (the text as given) otherwise (``11pt_avg_.25,.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -181,6 +182,9 @@ def expand(ts: TrecSpec, spec: str) -> list[Named]:
         out, seen = [], set()
         for v in sorted(values):
             if m.kind == "cutoffs":
+                if not math.isfinite(v) or v < 1:  # trec_eval: "Negative cutoff detected"
+                    raise ParameterError(f"trec_eval measure {spec!r}: a cut-off is a number "
+                                         f"of documents ≥ 1, not {v!r}")
                 v, shown = int(v), str(int(v))  # trec_eval truncates: ndcg_cut.23.4 is 23
             else:
                 shown = f"{v:.2f}"

@@ -286,13 +286,11 @@ def evaluate_file(qrels, qrels_positive: int, run_path: str, named: list[Named],
     if run.height == 0:
         raise CommandLineError(f"{run_path} holds no run line (trec_eval stops there too)")
     run = _trec_order(run.drop("system"), args.ties)
-    if args.M is not None:
-        if args.M < 0:
-            raise CommandLineError(f"-M takes a number of documents ≥ 0, not {args.M}")
-        run = run.filter(pl.col("_pos") <= args.M)
     scored = [n for n in named if n.measure is not None]
     qrels_qids = set(qrels["qid"].cast(pl.String).to_list())
     run_qids = set(run["qid"].cast(pl.String).to_list())
+    if args.M is not None:  # after the queries are known: -M 0 leaves them empty rankings
+        run = run.filter(pl.col("_pos") <= args.M)
     answered = qrels_qids & run_qids
     if not answered and (not args.c or args.ties == "trec_eval9"):  # 9.0.8 stops even with -c
         hint = ("trec_eval 9.0.8 stops here even with -c; trec_eval 10 (--ties trec_eval) "
@@ -327,7 +325,8 @@ def evaluate_file(qrels, qrels_positive: int, run_path: str, named: list[Named],
         for n in scored:
             if n.trec and (n.label in ZEROED_WHEN_MISSING or n.label.startswith("unj")):
                 values[(n.label, q)] = 0.0
-    lengths = {n.label: (n.extra or 10) for n in named if n.label.startswith("relstring")}
+    lengths = {n.label: (10 if n.extra is None else max(n.extra, 0))  # relstring.0: ''
+               for n in named if n.label.startswith("relstring")}
     strings = _relstrings(run, qrels, args.J, lengths)
     for q in missing:  # "relstring" (not relstring_N) is cleared, as trec_eval.c does
         strings.pop(("relstring", q), None)
@@ -519,6 +518,8 @@ def _main(parser, argv) -> int:
                 raise CommandLineError("-alpha, -beta and -traditional are ndeval's options: "
                                        "add --format ndeval (or name α and β in -m, e.g. "
                                        "alpha_ndcg(alpha=0.3)@20)")
+            if args.M is not None and args.M < 0:
+                raise CommandLineError(f"-M takes a number of documents ≥ 0, not {args.M}")
             args.ties = args.ties or "trec_eval"
             text = list(render(*_evaluate(args), args))
     except BrokenPipeError:

@@ -117,6 +117,8 @@ def lines(args, error):
     for name, value in (("-alpha", alpha), ("-beta", beta)):
         if not 0 <= value <= 1:
             raise error(f"{name} takes a number in [0, 1], not {value}")
+    if args.M is not None and args.M <= 0:  # ndeval: usage()
+        raise error(f"-M takes a depth ≥ 1, not {args.M}")
     ties = args.ties or ("trec_eval" if args.traditional else "first")
     qrels = _topics(read_qrels(args.files[0], library="polars", subtopics=True), run=False)
     if qrels.height == 0:
@@ -132,8 +134,6 @@ def lines(args, error):
             else path
         run = _topics(run.drop("system"), run=True)
         if args.M is not None:
-            if args.M <= 0:
-                raise error(f"-M takes a depth ≥ 1, not {args.M}")
             run = _cut(run, args.M, ties)
         res = run.ir.evaluate(qrels, measures, ties=ties, relevance_level=args.l,
                               undefined="zero", names="canonical")
