@@ -222,3 +222,18 @@ def test_import_failures_are_one_line_errors(given, says, tmp_path):
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and says in done.stderr, done.stderr
     assert done.stderr.startswith(f"trunc-accessor: --import {given}")
+
+
+def test_ndeval_mode_takes_ndevals_a_flag_alone_or_combined(tmp_path):
+    """ndeval accepts -a (and -ca) and prints the same CSV; a script passing it failed here
+    with 'unrecognized arguments'. Checked against ndeval's stored output of -c."""
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_bytes(gzip.decompress(need(WEB / "qrels-for-ndeval.txt.gz").read_bytes()))
+    expected = need(WEB / "ql-cata.ndeval.csv").read_text()
+    for flags in (["-ca"], ["-c", "-a"]):
+        assert _ndeval(*flags, "-traditional", qrels, WEB / "ql-cata.run.gz") == expected
+
+
+def test_no_subtopics_is_refused_in_ndevals_mode(capsys):
+    assert cli.main(["--format", "ndeval", "--no-subtopics", *_files()]) == 2
+    assert "--no-subtopics" in capsys.readouterr().err

@@ -512,6 +512,10 @@ def _main(parser, argv) -> int:
         if args.format == "ndeval":
             from . import ndeval_cli
 
+            if getattr(args, "subtopics", None) is False:
+                raise CommandLineError("--no-subtopics: ndeval's qrels always read their "
+                                       "second field as the subtopic")
+
             text = list(ndeval_cli.lines(args, CommandLineError))
         else:
             if args.alpha is not None or args.beta is not None or args.traditional:

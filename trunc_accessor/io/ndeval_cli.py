@@ -67,6 +67,9 @@ def build_parser():
     ap.add_argument("-c", action="store_true",
                     help="average over every qrels topic (a topic the run lacks adds 0), not "
                          "only over the topics of both the run and the qrels")
+    ap.add_argument("-a", action="store_true",
+                    help="accepted and ignored, as ndeval ignores it (its columns are always "
+                         "all 21)")
     ap.add_argument("-M", type=int, default=None, metavar="N",
                     help="keep the first N documents of every ranking (N >= 1)")
     ap.add_argument("-alpha", "--alpha", type=float, default=None, metavar="A",
