@@ -237,3 +237,10 @@ def test_ndeval_mode_takes_ndevals_a_flag_alone_or_combined(tmp_path):
 def test_no_subtopics_is_refused_in_ndevals_mode(capsys):
     assert cli.main(["--format", "ndeval", "--no-subtopics", *_files()]) == 2
     assert "--no-subtopics" in capsys.readouterr().err
+
+
+def test_an_unreadable_file_says_so_in_words(tmp_path, capsys):
+    """OSError's '[Errno 21] Is a directory: ...' was printed as is."""
+    assert cli.main([str(need(TE / "qrels.test")), str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"trunc-accessor: cannot read {tmp_path}: Is a directory\n"

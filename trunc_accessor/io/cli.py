@@ -531,6 +531,8 @@ def _main(parser, argv) -> int:
         return 0
     except (CommandLineError, ValueError, TypeError, OSError, ImportError) as e:
         message = re.sub(r"ties='(\w+)'", r"--ties \1", str(e))  # the option's spelling here
+        if isinstance(e, OSError) and e.filename is not None and e.strerror:
+            message = f"cannot read {e.filename}: {e.strerror}"  # not '[Errno 21] ...'
         if args.format == "ndeval":  # ndeval's qrels always have a subtopic field
             message = message.replace("subtopics=True, but the file has 3 fields a line",
                                       "ndeval's qrels have 4 fields a line (topic subtopic "
