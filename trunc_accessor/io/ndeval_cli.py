@@ -38,10 +38,9 @@ def _topics(frame, run: bool):
     import polars as pl
 
     q = pl.col("qid").cast(pl.String)
-    number = pl.when(q.str.contains(r"^[0-9]+$")).then(q)
-    if run:
-        number = number.otherwise(q.str.extract(r"^(?:[^0-9-][^-]*)?-([0-9]+)$", 1))
-    number = number.str.to_integer(strict=False).cast(pl.String)
+    prefixed = q.str.extract(r"^(?:[^0-9-][^-]*)?-([0-9]+)$", 1) if run else pl.lit(None)
+    digits = pl.when(q.str.contains(r"^[0-9]+$")).then(q).otherwise(prefixed)
+    number = digits.str.to_integer(strict=False).cast(pl.String)
     return frame.with_columns(pl.coalesce(number, q).alias("qid"))
 
 
