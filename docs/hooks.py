@@ -182,13 +182,16 @@ def accessor_page(registry) -> str:
 
 
 def cli_page() -> str:
-    from trunc_accessor.io import cli
+    from trunc_accessor.io import cli, ndeval_cli
 
-    buffer = io.StringIO()
-    with contextlib.redirect_stdout(buffer):
-        cli.build_parser().print_help()
-    text = buffer.getvalue()
-    return f"# Command line\n\n`trunc-accessor` (also `python -m trunc_accessor`) has trec_eval's interface: change the program's name and the output stays the same, line for line (see [Coming from trec_eval](guides/from-trec_eval.md)).\n\n```text\n{text.rstrip()}\n```\n"
+    texts = []
+    for parser in (cli.build_parser(), ndeval_cli.build_parser()):
+        buffer = io.StringIO()
+        with contextlib.redirect_stdout(buffer):
+            parser.print_help()
+        texts.append(buffer.getvalue().rstrip())
+    return (f"# Command line\n\n`trunc-accessor` (also `python -m trunc_accessor`) has trec_eval's interface: change the program's name and the output stays the same, line for line (see [Coming from trec_eval](guides/from-trec_eval.md)).\n\n```text\n{texts[0]}\n```\n\n"
+            f"## ndeval's mode\n\n`trunc-accessor-ndeval` has ndeval's interface (the TREC Web track's diversity evaluation, version 4.5) and prints its CSV, line for line.\n\n```text\n{texts[1]}\n```\n")
 
 
 # --------------------------------------------------------------------------- hooks

@@ -192,6 +192,14 @@ def parse_named(spec, trec: bool = False) -> list[Named]:
     try:
         m = parse(text)
     except ParameterError as e:
+        base, dot, rest = text.partition(".")
+        if (str(e).startswith("cannot parse metric") and dot and rest
+                and re.fullmatch(r"[A-Za-z]\w*", base)):  # trec_eval's name.PARAMS
+            names = list(trec_dialect.BY_NAME) + list(trec_dialect.GROUPS)
+            close = difflib.get_close_matches(base, names, n=5, cutoff=0.5)
+            hint = f"; closest trec_eval names: {close}" if close else ""
+            raise ParameterError(f"unknown trec_eval measure {base!r} in {spec!r}{hint} "
+                                 "(trunc-accessor --list lists every name)") from None
         if str(e).startswith("unknown metric"):
             close = difflib.get_close_matches(text.split("@")[0].split("(")[0], known_names(),
                                               n=5, cutoff=0.5)

@@ -5,9 +5,11 @@ trec_eval names a measure ``name`` or ``name.PARAMS`` (``P.5,10``, ``iprec_at_re
 accepts ``name_VALUE`` for one value of a parameterised measure (``P_10``,
 ``iprec_at_recall_0.10``), which is how trec_eval prints them. :data:`TABLE` lists every
 measure in the order of trec_eval's measure table (measures.c): trec_eval computes and prints
-measures in that order, whatever order ``-m`` gives, and a measure named again with
-parameters replaces its earlier parameters (``-m all_trec -m P.5,10`` prints P_5 and P_10
-only). Cut-off lists are sorted, as trec_eval prints them.
+measures in that order, whatever order ``-m`` gives; the first naming with parameters
+sets a measure's parameters, wherever the measure is named without them (``-m all_trec -m
+P.5,10`` and ``-m P.5,10 -m all_trec`` print P_5 and P_10 only, in all_trec's place; ``-m P.5
+-m P.10`` prints P_5). Cut-off lists are sorted, as trec_eval prints them; a cut-off given
+twice is an error, as in trec_eval.
 
 Labels follow trec_eval: a cut-off measure prints ``name_k`` (``P_10``) or ``name_x.xx``
 (``iprec_at_recall_0.10``); a measure whose parameters give one value prints ``name`` with
@@ -16,6 +18,7 @@ its defaults and ``name_PARAMS`` (the text as given) otherwise (``11pt_avg_.25,.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -179,10 +182,16 @@ def expand(ts: TrecSpec, spec: str) -> list[Named]:
         out, seen = [], set()
         for v in sorted(values):
             if m.kind == "cutoffs":
+                if not math.isfinite(v) or v < 1:  # trec_eval: "Negative cutoff detected"
+                    raise ParameterError(f"trec_eval measure {spec!r}: a cut-off is a number "
+                                         f"of documents ≥ 1, not {v!r}")
                 v, shown = int(v), str(int(v))  # trec_eval truncates: ndcg_cut.23.4 is 23
             else:
                 shown = f"{v:.2f}"
             if shown in seen:
+                if replaces:  # trec_eval: "duplicate cutoffs detected"
+                    raise ParameterError(f"trec_eval measure {spec!r} gives the cut-off "
+                                         f"{m.name}_{shown} twice")
                 continue
             seen.add(shown)
             out.append(_named(f"{m.name}_{shown}", m.metric, {m.param: v}, m.summary,
@@ -228,18 +237,25 @@ def parse(spec: str, trec: bool = False) -> list[Named] | None:
     return expand(ts, spec) if ts is not None else None
 
 
-def arrange(named: list[Named]) -> list[Named]:
-    """trec_eval's rules for a list of measures: a trec_eval measure named again (``name``,
-    ``name.PARAMS`` or a group) replaces the entries of its earlier naming (its parameters
-    replace the defaults; ``name_VALUE`` adds a value instead); trec_eval's
-    measures come in trec_eval's order (the table's, cut-offs sorted), the others after them
-    in the order given. The same label twice is kept once."""
-    latest: dict[int, int] = {}  # table index → the latest naming that sets its list
+def arrange(named: list[Named], parameterised=frozenset()) -> list[Named]:
+    """trec_eval's rules for a list of measures, each :class:`Named` carrying the ``batch``
+    (the naming, a ``-m`` value or a group) it came from; ``parameterised``: the batches that
+    gave a trec_eval measure parameters (``P.5,10``). A trec_eval measure is computed once,
+    with the parameters of the first naming that gives some, else with its defaults
+    (trec_eval marks a measure for each naming and reads the first parameters given for it),
+    so ``-m all_trec -m P.5,10`` prints P_5 and P_10 where all_trec prints P; ``name_VALUE``
+    adds a value instead. trec_eval's measures come in trec_eval's order (the table's,
+    cut-offs sorted), the others after them in the order given. The same label twice is
+    kept once."""
+    chosen: dict[int, int] = {}  # table index → the naming whose entries are kept
+    for n in named:
+        if n.trec and n.replaces and n.batch in parameterised:
+            chosen.setdefault(n.trec[0], n.batch)
     for n in named:
         if n.trec and n.replaces:
-            latest[n.trec[0]] = n.batch
+            chosen.setdefault(n.trec[0], n.batch)
     kept = [n for n in named if not n.trec or not n.replaces
-            or latest[n.trec[0]] == n.batch]
+            or chosen[n.trec[0]] == n.batch]
     trec = sorted((n for n in kept if n.trec), key=lambda n: n.trec)
     out: dict[str, Named] = {}
     for n in trec + [n for n in kept if not n.trec]:

@@ -3,7 +3,10 @@
 Scripts switch from trec_eval by changing the program's name: the options (``-m`` repeatable
 and comma-separated with trec_eval's parameter spellings, ``-q``, ``-c``, ``-J``, ``-M N``,
 ``-l N``, ``-n``, ``-N N``), the measures, their order and the output equal trec_eval 10.0's
-line for line (``--ties trec_eval9``: trec_eval 9.0.8's, as pytrec_eval). Measures of the other
+line for line (``--ties trec_eval9``: trec_eval 9.0.8's, as pytrec_eval): a measure named
+several times is computed once, with the first parameters given for it (``-m all_trec -m
+P.5,10`` prints P_5 and P_10 where all_trec prints P), and ``-c`` scores a query the run
+lacks as trec_eval 10 does, on a one-line stand-in ranking. Measures of the other
 dialects (ir_measures', ranx', the library's own) follow trec_eval's. Beyond trec_eval:
 ``--ties average`` (the exact mean over every order of tied scores), ``--depth`` (the
 terminal-document metrics' maximum length), ``--format tsv|json|markdown``, ``--list``,
@@ -13,6 +16,7 @@ Not offered: ``-Z`` (z-scores) and ``-R`` (other qrels formats).
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import json
 import math
@@ -20,6 +24,7 @@ import os
 import re
 import sys
 import warnings
+from dataclasses import replace
 
 from ..core import trec_dialect
 from ..core.registry import Named
@@ -27,6 +32,8 @@ from ..core.registry import Named
 # what trec_eval.c resets for a query the run lacks (-c), by the measure's printed name:
 # these, and every name starting with "unj" (relstring prints an empty string)
 ZEROED_WHEN_MISSING = ("num_ret", "utility", "rbp_resid")
+# the one document of trec_eval.c's stand-in ranking for such a query (score 1.0, unjudged)
+BOGUS_DOCNO = "ceci_nest_pas_un_docno"
 
 
 class CommandLineError(Exception):
@@ -34,8 +41,30 @@ class CommandLineError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors that suggest the closest option or choice."""
+
     def error(self, message):  # one line, not argparse's usage block
+        found = re.fullmatch(r"unrecognized arguments: (.*)", message)
+        if found:
+            options = [o for a in self._actions for o in a.option_strings]
+            hints = []
+            for arg in found.group(1).split():
+                close = difflib.get_close_matches(arg.split("=", 1)[0], options, n=1,
+                                                  cutoff=0.6) if arg.startswith("-") else []
+                if close:
+                    hints.append(f"{arg}: did you mean {close[0]}?")
+            if hints:
+                message += " (" + "; ".join(hints) + ")"
         raise CommandLineError(message)
+
+    def _check_value(self, action, value):  # an invalid choice names the closest one
+        if action.choices is not None and value not in action.choices:
+            choices = [str(c) for c in action.choices]
+            close = difflib.get_close_matches(str(value), choices, n=1, cutoff=0.5)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise argparse.ArgumentError(action, f"invalid choice: {value!r} (choose from "
+                                                 f"{', '.join(choices)}){hint}")
+        super()._check_value(action, value)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,8 +82,11 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("-m", "--measure", action="append", default=None,
                     help="measure(s) in any dialect, repeatable and comma-separated, with "
                          "trec_eval's parameters (P.5,10; ndcg.1=3,2=9; utility.2,-1,0,0) and "
-                         "groups (official, all_trec, set); default: official (with "
-                         "irds: qrels, the dataset's official measures if it names some)")
+                         "groups (official, all_trec, set); a measure named twice takes the "
+                         "first parameters given for it, as in trec_eval (-m all_trec -m "
+                         "P.5,10 prints P_5 and P_10 where all_trec prints P); default: "
+                         "official (with irds: qrels, the dataset's official measures if it "
+                         "names some)")
     ap.add_argument("-q", action="store_true", help="print each query's values too")
     ap.add_argument("-c", action="store_true",
                     help="average over every qrels query (a query the run lacks is an empty "
@@ -73,6 +105,11 @@ def build_parser() -> argparse.ArgumentParser:
                          "trec_eval9: 9.0.8's, as pytrec_eval; average: the exact mean over "
                          "every order of tied scores; with --format ndeval: first, the rank "
                          "column's order, or trec_eval with -traditional)")
+    ap.add_argument("--subtopics", action=argparse.BooleanOptionalAction, default=None,
+                    help="read the qrels' second field as the subtopic (diversity qrels, "
+                         "topic subtopic docno grade), or with --no-subtopics as trec_eval's "
+                         "iteration field, which is ignored; default: subtopics when some "
+                         "document is judged for two or more of them")
     ap.add_argument("--ignore-identical-ids", action="store_true",
                     help="leave out run lines whose docid equals their qid (BEIR's rule for "
                          "ArguAna and Quora, whose queries are also documents)")
@@ -89,8 +126,10 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("-traditional", "--traditional", action="store_true",
                     help="--format ndeval: order by score, then docno (else by rank)")
     ap.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE",
-                    help="import a Python module first (metrics it defines with "
-                         "trunc_accessor.define can then be named with -m)")
+                    help="import a Python module first, by name (looked up in the working "
+                         "directory first) or as a file (./mymetrics.py); metrics it defines "
+                         "with trunc_accessor.define or trunc_accessor.metric can then be "
+                         "named with -m")
     ap.add_argument("--list", action="store_true",
                     help="list every metric with its names in every dialect and exit")
     ap.add_argument("--version", action="version", version=f"trunc-accessor {__version__}")
@@ -146,15 +185,22 @@ def _with_collection(named: list[Named], size: int) -> list[Named]:
 def measures(args, official: list[str] | None = None) -> list[Named]:
     """The measures of ``-m`` (default: official); ``official``: what "official" means for
     qrels of ir_datasets whose dataset names its official measures."""
-    from ..core.names import parse_many
+    from ..core.names import parse_named
 
     specs = _split_measures(args.measure or ["official"])
     if official:
         specs = [x for s in specs for x in (official if s == "official" else [s])]
     if args.ties == "trec_eval9":  # 9.0.8's groups: no unj, rbp, rbp_resid
         specs = [s for g in specs for s in (trec_dialect.GROUPS_9.get(g, [g]))]
-    named = parse_many(specs, trec=True, measures_only=False)
-    named = trec_dialect.arrange(named)
+    named, parameterised = [], set()
+    for batch, spec in enumerate(specs):  # every naming, so that arrange picks as trec_eval
+        ts = trec_dialect.split(spec.strip(), trec=True)
+        if ts is not None and ts.params is not None and ts.replaces:
+            parameterised.add(batch)
+        named += [replace(n, batch=batch) for n in parse_named(spec, trec=True)]
+    if not named:
+        raise CommandLineError("-m names no measure")
+    named = trec_dialect.arrange(named, frozenset(parameterised))
     return _with_collection(_with_depth(named, args.depth), args.N)
 
 
@@ -232,20 +278,19 @@ def evaluate_file(qrels, qrels_positive: int, run_path: str, named: list[Named],
     from .read import read_run
 
     run = read_run(run_path, library="polars")
+    # trec_eval keeps the runid of the file's last line (get_trec_results.c)
+    ids = run["system"].drop_nulls()
+    runid = str(ids[-1]) if len(ids) else os.path.basename(run_path)
     if args.ignore_identical_ids:
         run = run.filter(pl.col("qid") != pl.col("docid"))
     if run.height == 0:
         raise CommandLineError(f"{run_path} holds no run line (trec_eval stops there too)")
-    ids = run["system"].drop_nulls()
-    runid = str(ids[0]) if len(ids) else os.path.basename(run_path)
     run = _trec_order(run.drop("system"), args.ties)
-    if args.M is not None:
-        if args.M < 0:
-            raise CommandLineError(f"-M takes a number of documents ≥ 0, not {args.M}")
-        run = run.filter(pl.col("_pos") <= args.M)
     scored = [n for n in named if n.measure is not None]
     qrels_qids = set(qrels["qid"].cast(pl.String).to_list())
     run_qids = set(run["qid"].cast(pl.String).to_list())
+    if args.M is not None:  # after the queries are known: -M 0 leaves them empty rankings
+        run = run.filter(pl.col("_pos") <= args.M)
     answered = qrels_qids & run_qids
     if not answered and (not args.c or args.ties == "trec_eval9"):  # 9.0.8 stops even with -c
         hint = ("trec_eval 9.0.8 stops here even with -c; trec_eval 10 (--ties trec_eval) "
@@ -254,11 +299,20 @@ def evaluate_file(qrels, qrels_positive: int, run_path: str, named: list[Named],
         raise CommandLineError(f"no query of {run_path} is in the qrels (trec_eval: 'No "
                                f"queries with both results and relevance info'); {hint}")
     evaluated = sorted(qrels_qids if args.c else answered)  # trec_eval: strcmp order
+    missing = set(evaluated) - run_qids
+    version9 = args.ties == "trec_eval9"
+    if missing and not version9 and (args.M is None or args.M >= 1):
+        # trec_eval 10 -c scores a query the run lacks on its one-line stand-in ranking
+        # (trec_eval.c's bogus_ranking), then zeroes some measures by printed name
+        bogus = pl.DataFrame({"qid": sorted(missing), "docid": BOGUS_DOCNO, "score": 1.0,
+                              "_pos": 1})
+        run = pl.concat([run.select("qid", "docid", "score", "_pos"),
+                         bogus.cast(dict(run.select("qid", "docid", "score", "_pos").schema))])
     values: dict = {}
     if scored:
-        # -c with a run that answers no qrels query: every query is an empty ranking
+        # -c with a run that answers no qrels query: every query is a stand-in ranking
         frame = run.select("qid", "docid", "score")
-        res = ((frame if answered else frame.head(0))
+        res = ((frame if answered else frame.filter(pl.col("qid").is_in(list(missing))))
                .ir.evaluate(qrels, [n.measure for n in scored], ties=args.ties,
                             relevance_level=args.l, judged_only=args.J, undefined="zero",
                             names="canonical"))
@@ -267,14 +321,15 @@ def evaluate_file(qrels, qrels_positive: int, run_path: str, named: list[Named],
             column = res[n.measure.label].to_numpy()  # type: ignore[union-attr]  # scored
             for q, v in zip(qid_text, column):
                 values[(n.label, q)] = float(v)
-    missing = set(evaluated) - run_qids
-    version9 = args.ties == "trec_eval9"
     for q in missing:  # trec_eval.c zeroes these, by printed name, for a query the run lacks
         for n in scored:
             if n.trec and (n.label in ZEROED_WHEN_MISSING or n.label.startswith("unj")):
                 values[(n.label, q)] = 0.0
-    lengths = {n.label: (n.extra or 10) for n in named if n.label.startswith("relstring")}
+    lengths = {n.label: (10 if n.extra is None else max(n.extra, 0))  # relstring.0: ''
+               for n in named if n.label.startswith("relstring")}
     strings = _relstrings(run, qrels, args.J, lengths)
+    for q in missing:  # "relstring" (not relstring_N) is cleared, as trec_eval.c does
+        strings.pop(("relstring", q), None)
     printed = [q for q in evaluated if not (version9 and q in missing)]
     summary = {}
     for n in scored:
@@ -406,9 +461,9 @@ RANX_SAME = {"precision": "precision", "recall": "recall", "f1": "f1", "bpref": 
 
 
 # --------------------------------------------------------------------------- main
-def _one_line_warnings():
+def _one_line_warnings(prog: str = "trunc-accessor"):
     def show(message, category, filename, lineno, file=None, line=None):
-        sys.stderr.write(f"trunc-accessor: warning: {message}\n")
+        sys.stderr.write(f"{prog}: warning: {message}\n")
 
     warnings.showwarning = show
 
@@ -423,29 +478,43 @@ def _quiet_pipe():
 
 
 def main_ndeval(argv=None) -> int:
-    """``trunc-accessor-ndeval``: the command line in ndeval's mode (``--format ndeval``), so
-    that a script calling ndeval switches by changing the program's name."""
-    return main(["--format", "ndeval", *(sys.argv[1:] if argv is None else argv)])
+    """``trunc-accessor-ndeval``: the command line in ndeval's mode (``--format ndeval``), with
+    ndeval's options and usage, so that a script calling ndeval switches by changing the
+    program's name."""
+    from . import ndeval_cli
+
+    return _main(ndeval_cli.build_parser(), argv)
 
 
 def main(argv=None) -> int:
-    _one_line_warnings()
+    """``trunc-accessor``: trec_eval's command line (``--format ndeval``: ndeval's)."""
+    return _main(build_parser(), argv)
+
+
+def _main(parser, argv) -> int:
+    prog = parser.prog
+    _one_line_warnings(prog)
     try:
-        args = build_parser().parse_args(argv)
+        args = parser.parse_args(argv)
     except CommandLineError as e:
-        print(f"trunc-accessor: {e}", file=sys.stderr)
+        print(f"{prog}: {e}", file=sys.stderr)
         return 2
     try:
         for module in args.imports:
-            importlib.import_module(module)
+            _import(module)
         if args.list:
             _write([_list()], sys.stdout)
             sys.stdout.flush()
             return 0
         if len(args.files) < 2:
-            raise CommandLineError("give QRELS then RUN (trec_eval's order), or --list")
+            raise CommandLineError("give QRELS then RUN (ndeval's order)" if prog != "trunc-accessor"
+                                   else "give QRELS then RUN (trec_eval's order), or --list")
         if args.format == "ndeval":
             from . import ndeval_cli
+
+            if getattr(args, "subtopics", None) is False:
+                raise CommandLineError("--no-subtopics: ndeval's qrels always read their "
+                                       "second field as the subtopic")
 
             text = list(ndeval_cli.lines(args, CommandLineError))
         else:
@@ -453,6 +522,8 @@ def main(argv=None) -> int:
                 raise CommandLineError("-alpha, -beta and -traditional are ndeval's options: "
                                        "add --format ndeval (or name α and β in -m, e.g. "
                                        "alpha_ndcg(alpha=0.3)@20)")
+            if args.M is not None and args.M < 0:
+                raise CommandLineError(f"-M takes a number of documents ≥ 0, not {args.M}")
             args.ties = args.ties or "trec_eval"
             text = list(render(*_evaluate(args), args))
     except BrokenPipeError:
@@ -460,7 +531,14 @@ def main(argv=None) -> int:
         return 0
     except (CommandLineError, ValueError, TypeError, OSError, ImportError) as e:
         message = re.sub(r"ties='(\w+)'", r"--ties \1", str(e))  # the option's spelling here
-        print(f"trunc-accessor: {message}", file=sys.stderr)
+        if isinstance(e, OSError) and e.filename is not None and e.strerror:
+            message = f"cannot read {e.filename}: {e.strerror}"  # not '[Errno 21] ...'
+        if args.format == "ndeval":  # ndeval's qrels always have a subtopic field
+            message = message.replace("subtopics=True, but the file has 3 fields a line",
+                                      "ndeval's qrels have 4 fields a line (topic subtopic "
+                                      "docno grade), but the file has 3")
+        message = message.replace("subtopics=True", "--subtopics")
+        print(f"{prog}: {message}", file=sys.stderr)
         return 2
     try:
         _write(text, sys.stdout)
@@ -468,9 +546,68 @@ def main(argv=None) -> int:
     except BrokenPipeError:
         _quiet_pipe()
     except OSError as e:  # a full disk, a closed terminal
-        print(f"trunc-accessor: cannot write the output: {e.strerror or e}", file=sys.stderr)
+        print(f"{prog}: cannot write the output: {e.strerror or e}", file=sys.stderr)
         return 2
     return 0
+
+
+def _import(name: str) -> None:
+    """``--import``: a module by name, looked up in the working directory first (as ``python
+    -m`` does; an installed console script's path starts at its own folder instead), or a
+    Python file by path (``./mymetrics.py``). Any failure is a CommandLineError saying which."""
+    import importlib.util
+
+    cwd = os.getcwd()
+    if name.endswith(".py") or os.sep in name or "/" in name:
+        path = os.path.abspath(name)
+        if not os.path.isfile(path):
+            raise CommandLineError(f"--import {name}: no such file ({path})")
+        module_name = os.path.splitext(os.path.basename(path))[0]
+        spec = importlib.util.spec_from_file_location(module_name, path)
+        if spec is None or spec.loader is None:
+            raise CommandLineError(f"--import {name}: not a Python file")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException as e:
+            sys.modules.pop(module_name, None)
+            _import_failed(name, e)
+        return
+    if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", name):
+        raise CommandLineError(f"--import {name}: not a module name (mymetrics, pkg.module) "
+                               "nor a Python file (./mymetrics.py)")
+    added = cwd not in sys.path
+    if added:
+        sys.path.insert(0, cwd)
+    try:
+        importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name is not None and (name == e.name or name.startswith(e.name + ".")):
+            raise CommandLineError(
+                f"--import {name}: no module {e.name!r} in the working directory ({cwd}) nor "
+                f"on Python's path; give a file instead (--import ./{name.replace('.', '/')}"
+                ".py)") from None
+        _import_failed(name, e)
+    except BaseException as e:
+        _import_failed(name, e)
+    finally:
+        if added and cwd in sys.path:
+            sys.path.remove(cwd)
+
+
+def _import_failed(name: str, e: BaseException):
+    if isinstance(e, KeyboardInterrupt):
+        raise e
+    where = ""
+    tb = e.__traceback__
+    while tb is not None:  # the innermost frame: the user's line at fault
+        where = f" ({tb.tb_frame.f_code.co_filename}, line {tb.tb_lineno})"
+        tb = tb.tb_next
+    text = str(e)
+    if isinstance(e, SyntaxError):
+        text, where = str(e.msg), f" ({e.filename}, line {e.lineno})"
+    raise CommandLineError(f"--import {name} failed: {type(e).__name__}: {text}{where}") from None
 
 
 def _evaluate(args) -> tuple[list[Block], list[Named]]:
@@ -487,10 +624,19 @@ def _evaluate(args) -> tuple[list[Block], list[Named]]:
     from .irds import official_of
 
     named = measures(args)
-    qrels = read_qrels(qrels_path, library="polars")
+    qrels = read_qrels(qrels_path, library="polars", subtopics=args.subtopics)
     official = official_of(qrels)
     if official:  # qrels of ir_datasets: "official" is the dataset's own list
         named = measures(args, official)
+    diversity = [n.label for n in named if n.measure is not None and n.measure.metric.subtopics]
+    if diversity and "subtopic" not in qrels.columns:
+        why = ("--no-subtopics drops the qrels' second field" if args.subtopics is False else
+               f"{qrels_path} was read as ad hoc qrels (no document of it is judged for two "
+               "subtopics, so its second field was taken for trec_eval's iteration field); "
+               "--subtopics reads the second field as the subtopic")
+        verb = "need" if len(diversity) > 1 else "needs"
+        raise CommandLineError(f"{', '.join(diversity)} {verb} diversity qrels (topic "
+                               f"subtopic docno grade): {why}")
     if qrels.height == 0:
         raise CommandLineError(f"{qrels_path} holds no judgment: nothing to evaluate")
     positive = int(qrels.select((pl.col("rel") > 0).sum()).item())
