@@ -42,10 +42,13 @@ RUN_1 = {"q1": {"d1": 1, "d2": 2, "d3": 3}, "q2": {"d1": 1, "d2": 2}}
 RUN_2 = {"q1": {"d1": 3, "d2": 2}, "q2": {"d1": 1, "d3": 3}}
 RUN_3 = {"q1": {"d3": 1}, "q2": {"d2": 2, "d3": 3}}
 RUNS = long(RUN_1, RUN_2, RUN_3)
+# the same runs as ranx takes them, in a given order (a list of weights follows it)
+RUN_MAP = {f"run_{i + 1}": long(r).drop("system") for i, r in enumerate([RUN_1, RUN_2, RUN_3])}
 
 
 def fused(method, norm=None, **params) -> dict:
-    return as_dict(ta.fuse(RUNS, method, norm, **params))
+    ordered = any(isinstance(v, list) for v in params.values())
+    return as_dict(ta.fuse(RUN_MAP if ordered else RUNS, method, norm, **params))
 
 
 def test_comb_methods_ranx_fixtures():
@@ -76,9 +79,9 @@ def test_weighted_ranx_fixtures():
     got = fused("mixed", weights=w)
     assert got["q1"]["d1"] == (w[0] * 1 + w[1] * 3) * np.sqrt(2)
     assert got["q2"]["d3"] == (w[1] * 3 + w[2] * 3) * np.sqrt(2)
-    # a mapping names the runs; a list follows their (sorted) order
-    assert fused("wsum", weights={"run_3": 0.5, "run_1": 0.3, "run_2": 0.2}) == fused(
-        "wsum", weights=w)
+    # a mapping of weights names the runs; a list follows the order of a mapping of runs
+    assert as_dict(ta.fuse(RUNS, "wsum", None, weights={"run_3": 0.5, "run_1": 0.3,
+                                                        "run_2": 0.2})) == fused("wsum", weights=w)
 
 
 def test_rank_methods_ranx_fixtures():
@@ -115,8 +118,10 @@ def test_condorcet_ranx_fixtures():
                 {"q1": {"d3": 3}, "q2": {"d2": 2, "d3": 3}})
     expected = {"q1": {"d1": 1, "d2": 2, "d3": 3}, "q2": {"d1": 1, "d2": 2, "d3": 3}}
     assert as_dict(ta.fuse(runs, "condorcet", None)) == expected
-    assert as_dict(ta.fuse(runs, "w_condorcet", None, weights=[1, 1, 1])) == expected
-    assert as_dict(ta.fuse(runs, "w_condorcet", None, weights=[1, 5, 2])) == {
+    names = ["run_1", "run_2", "run_3"]
+    assert as_dict(ta.fuse(runs, "w_condorcet", None,
+                           weights=dict(zip(names, [1, 1, 1])))) == expected
+    assert as_dict(ta.fuse(runs, "w_condorcet", None, weights=dict(zip(names, [1, 5, 2])))) == {
         "q1": {"d1": 2, "d2": 3, "d3": 1}, "q2": {"d1": 2, "d2": 1, "d3": 3}}
 
 
@@ -367,7 +372,7 @@ def test_bad_input_names_what_is_wrong():
     with pytest.raises(ParameterError, match="posfuse learns probs"):
         ta.fuse(RUNS, "posfuse")
     with pytest.raises(InputError, match=r"weights gives 2 values for 3 runs"):
-        ta.fuse(RUNS, "wsum", weights=[0.5, 0.5])
+        ta.fuse(RUN_MAP, "wsum", weights=[0.5, 0.5])
     with pytest.raises(InputError, match=r"unknown \['x'\]"):
         ta.fuse(RUNS, "wsum", weights={"x": 1, "run_1": 1, "run_2": 1})
     dup = pl.concat([RUNS, RUNS.head(1)])

@@ -23,6 +23,7 @@ Condorcet (Montague & Aslam 2002) ranks by pairwise majority; see :func:`condorc
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -121,9 +122,29 @@ def check_missing(missing, method: Method) -> str:
 
 
 # --------------------------------------------------------------------------- per-run values
+PER_RUN = ("weights", "probs", "log_odds", "map_scores")  # parameters with one value per run
+
+
+def check_per_run_forms(params: dict, ordered: bool) -> None:
+    """Refuse a per-run parameter given as a sequence when the runs have no order of their
+    own (one long frame whose ``by`` column names them): ranx reads such a list in the order
+    its runs are listed, and a frame's systems are not listed. ``ordered``: the runs came
+    as a mapping {name: run}, whose order a sequence follows."""
+    if ordered:
+        return
+    for k, v in params.items():
+        if k in PER_RUN and not isinstance(v, Mapping):
+            raise ParameterError(
+                f"{k}= is a sequence, but the runs are one frame whose systems come in no "
+                f"order of their own (ranx reads a list in the order its runs are listed): "
+                f"pass a mapping {k}={{system: value, ...}}, or the runs as a mapping "
+                f"{{name: run}}, whose order a sequence follows")
+
+
 def _per_run(array_of, names: list, what: str) -> list:
-    """One entry per run from a mapping {system: value} or a sequence in system order."""
-    if isinstance(array_of, dict):
+    """One entry per run from a mapping {system: value} or a sequence in the runs' order
+    (the order of a mapping of runs; see `check_per_run_forms`)."""
+    if isinstance(array_of, Mapping):
         unknown = [k for k in array_of if k not in names]
         absent = [n for n in names if n not in array_of]
         if unknown or absent:
@@ -135,6 +156,14 @@ def _per_run(array_of, names: list, what: str) -> list:
         raise InputError(f"{what} gives {len(values)} values for {len(names)} runs "
                          f"{names[:10]}; pass a mapping {{system: value}} to be explicit")
     return values
+
+
+def as_mapping(params: dict, names: list) -> dict:
+    """``params`` with every per-run sequence turned into a mapping {run name: value}, so
+    that a model applies to runs in any form."""
+    return {k: (dict(zip(names, _per_run(v, names, k)))
+                if k in PER_RUN and not isinstance(v, Mapping) else v)
+            for k, v in params.items()}
 
 
 def weights_array(weights, names: list) -> np.ndarray:
