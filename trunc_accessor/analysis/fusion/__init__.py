@@ -12,7 +12,11 @@ Where this library chooses (ranx leaves it to chance or to the input order):
   ``rank``/``borda`` normalisations) take ``ties=`` as every metric does. ``"average"``
   (default): each tied document gets the mean of its value over the positions its tie
   group occupies, which for these sums is the exact mean of the fused score over every
-  order of every tie; ``"first"``: the order as given (``rank`` column, else score
+  order of every tie (``missing="min"`` gives the run's lowest value, the same in every
+  order; SegFuse after ``rank``/``borda`` averages its product per position). CombMAX,
+  CombMIN and CombMED of ``rank``/``borda`` values are not sums: a tie that changes those
+  values is refused under ``"average"`` (the maximum of means is not the mean of maxima);
+  ``"first"``: the order as given (``rank`` column, else score
   descending with equal scores in input order); ``"trec_eval"``: equal scores by docid
   descending. ranx breaks ties with an unstable sort and TrecTools by docid, so their
   fused runs depend on the input order.

@@ -228,8 +228,9 @@ def entry_values(tab: Table, m: Method, p: dict) -> np.ndarray:
     if m.name == "segfuse":
         k = np.searchsorted(SEGFUSE_BOUNDS, z, side="right") - 1
         inside = z < SEGFUSE_BOUNDS[-1]
+        value = tab.value if tab.raw is None else tab.raw  # at its position, before averaging
         return np.where(inside, _lookup(matrix, lengths, sys, np.minimum(k, 9)), 0.0) * (
-            tab.value + 1.0)
+            value + 1.0)
     if m.name == "slidefuse":
         w = int(p["w"])
         n = tab.length
@@ -245,7 +246,8 @@ def entry_values(tab: Table, m: Method, p: dict) -> np.ndarray:
 
 def _missing_values(tab: Table, m: Method, v: np.ndarray, missing: str) -> np.ndarray:
     """Per (run, query) segment: the value of a candidate the run did not retrieve (NaN:
-    none, the run does not count for it)."""
+    none, the run does not count for it). ``v``: the entries' values before tie averaging,
+    so that ``missing="min"`` gives the run's lowest value, the same in every tie order."""
     st = tab.st
     n_seg = st.n_runs * st.n_q
     out = np.full(n_seg, np.nan)
@@ -260,6 +262,31 @@ def _missing_values(tab: Table, m: Method, v: np.ndarray, missing: str) -> np.nd
         if len(nonempty):
             out[nonempty] = np.minimum.reduceat(v, tab.offsets[:-1][nonempty])
     return out
+
+
+_COMBINED = {"max": "maximum", "min": "minimum", "med": "median"}
+
+
+def _refuse_averaged_ties(tab: Table, m: Method, v: np.ndarray, raw: np.ndarray) -> None:
+    """CombMAX, CombMIN and CombMED of position-based values (the ``rank`` and ``borda``
+    normalisations) under ``ties="average"``: the maximum (minimum, median) of tie-averaged
+    values is not the mean of the maximum over the orders of the ties, so a tie that
+    changes a value is refused, naming it."""
+    if v is raw or tab.singleton_groups:
+        return
+    changed = np.flatnonzero(v != raw)
+    if not len(changed):
+        return
+    st, i = tab.st, int(changed[0])
+    group = np.flatnonzero(tab.gid == tab.gid[i])
+    docs = st.docids(tab.cand[group[:3]]).to_list()
+    raise ParameterError(
+        f"{m.name} after norm={tab.norm!r} with ties='average': run "
+        f"{st.names[int(tab.system[i])]!r} ties {len(group)} documents of query "
+        f"{st.qids[int(tab.query[i])]!r} ({', '.join(map(repr, docs))}"
+        f"{', …' if len(group) > 3 else ''}), and the {_COMBINED[m.combine]} of their averaged "
+        "positional values is not the mean over the orders of the tie; pass ties='first' "
+        "or 'trec_eval' to order tied documents, or a score normalisation (min-max, …)")
 
 
 def _value_matrix(tab: Table, v: np.ndarray, fill: np.ndarray) -> np.ndarray:
@@ -299,12 +326,14 @@ def fused_scores(tab: Table, m: Method, p: dict, missing: str = "method") -> np.
     if m.kind == "vote":
         w = p.get("_weights")
         return condorcet(tab, np.ones(tab.st.n_runs) if w is None else w)
-    v = entry_values(tab, m, p)
-    if m.kind == "rank":
-        v = tab.group_mean(v)
-    fill = _missing_values(tab, m, v, missing)
+    raw = entry_values(tab, m, p)  # per position: the same multiset in every tie order
+    v = tab.group_mean(raw) if m.kind == "rank" else raw
+    if m.kind == "score" and tab.raw is not None:  # rank/borda norms: averaged already
+        raw = tab.raw
+    fill = _missing_values(tab, m, raw, missing)
     c = m.combine
     if c in ("max", "min", "med"):
+        _refuse_averaged_ties(tab, m, v, raw)
         V = _value_matrix(tab, v, fill)
         if c != "med":
             return (np.nanmax if c == "max" else np.nanmin)(V, axis=0)
