@@ -265,3 +265,40 @@ def test_best_score_is_ranx_s_best_in_sample_score():
         fused = ta.fuse(runs, search.model)
         assert search.best_score == pytest.approx(
             fused.ir.evaluate(qrels, "ndcg@10")["ndcg@10"].mean(), abs=TOL)
+
+
+CRANFIELD = json.loads(gzip.decompress((Path(OUT).parent / "ranx_probfuse_cranfield.json.gz")
+                                       .read_bytes()))
+
+
+@pytest.mark.parametrize("depth", [None, 100], ids=["full", "depth100"])
+def test_probfuse_on_cranfield_halves_equals_ranx(depth):
+    """ProbFuse trained on half of Cranfield's queries and applied to the other half, at
+    full depth (22 to 1,000 documents per ranking) and at depth 100: ranx's probabilities
+    and fused scores. A ranking of n documents is cut into segments of ⌈n/x⌉ positions
+    (Lillis et al. 2006; ranx), so with x = 10 a 1,000-document ranking has segments of 100
+    documents that share one value: the fused run's top is a tie of tens of documents (the
+    same in ranx), and its tie-averaged nDCG@10 collapses; at depth 100, or with segments of
+    about ten documents (x = 100 at full depth), it does not."""
+    from .make_fusion_cranfield_fixture import at_depth, cranfield
+
+    runs, train_qrels, test_qrels, _, test_q = cranfield()
+    runs = at_depth(runs, depth)
+    theirs = CRANFIELD["depths"][str(depth)]
+    model = ta.fit_fusion(runs, train_qrels, "probfuse", None, n_segments=10)
+    for name, probs in zip(CRANFIELD["systems"], theirs["probs"]):
+        np.testing.assert_allclose(model.params["probs"][name], probs, rtol=1e-12, atol=1e-15)
+    stored = test_q[:20]
+    fused = pl.from_pandas(model.apply(runs[runs["qid"].isin(stored)]))
+    check(fused, theirs["fused"], f"probfuse depth={depth}")
+    # the cause of the collapse: the fused top ties many documents at full depth
+    top = fused.filter(pl.col("score") == pl.col("score").max().over("qid"))
+    tied = top.group_by("qid").len()["len"].median()
+    ndcg = model.apply(runs[runs["qid"].isin(test_q)]).ir.evaluate(test_qrels, "ndcg@10")
+    if depth is None:
+        assert tied > 20 and ndcg["ndcg@10"].mean() < 0.1
+        finer = ta.fit_fusion(runs, train_qrels, "probfuse", None, n_segments=100)
+        again = finer.apply(runs[runs["qid"].isin(test_q)]).ir.evaluate(test_qrels, "ndcg@10")
+        assert again["ndcg@10"].mean() > 0.3
+    else:
+        assert tied <= 10 and ndcg["ndcg@10"].mean() > 0.3
