@@ -4,7 +4,7 @@ cross-validated over queries (:func:`optimize_fusion`).
 Default grids are ranx 0.3.21's: weights (``wsum``, ``wmnz``, ``mixed``, ``w_bordafuse``,
 ``w_condorcet``): every vector of multiples of ``step`` in [0, 1] that sums to 1 (counted
 in whole steps, so that no vector is lost to rounding: ranx compares float sums with 1.0
-and drops, e.g., (0.1, 0.2, 0.7)); ``gamma`` (combgmnz), ``sigma`` (logn_isr), ``phi``
+and drops, e.g., (0.2, 0.7, 0.1)); ``gamma`` (combgmnz), ``sigma`` (logn_isr), ``phi``
 (rbc): 0.01, 0.02, …, 1; ``k`` (rrf): 10, 20, …, 100; ``n_segments`` (probfuse) and ``w``
 (slidefuse): 1, 2, …, 100; posfuse, segfuse, mapfuse and bayesfuse have nothing to search
 and are fitted. Among equally good grid points the last one wins, as in ranx.
