@@ -558,3 +558,14 @@ def test_max_min_median_of_averaged_positions_are_refused():
             ta.fuse(untied, method, "rank", ties="first"))
     # score normalisations: tied scores have equal values in every order
     assert ta.fuse(tied, "combmax", "min-max").height == 4
+
+
+def test_condorcet_tied_vote_is_split_not_averaged_over_orders():
+    """A run tying a and b beside one preferring a: split votes give a 1.5 against 0.5, a
+    win (score 2); the orders of the tie give a a win or a draw (mean score 1.75). The
+    documented rule is the split vote."""
+    runs = long({"q": {"a": 1, "b": 1}}, {"q": {"a": 2, "b": 1}})
+    assert as_dict(ta.fuse(runs, "condorcet", None))["q"] == {"a": 2.0, "b": 1.0}
+    orders = [as_dict(ta.fuse(long({"q": dict(o)}, {"q": {"a": 2, "b": 1}}), "condorcet",
+                              None))["q"] for o in ([("a", 2), ("b", 1)], [("b", 2), ("a", 1)])]
+    assert {d: sum(o[d] for o in orders) / 2 for d in "ab"} == {"a": 1.75, "b": 1.25}

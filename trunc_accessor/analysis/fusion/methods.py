@@ -372,8 +372,11 @@ def condorcet(tab: Table, weights: np.ndarray) -> np.ndarray:
     """Condorcet fusion by Copeland score (Montague & Aslam, "Condorcet fusion for improved
     retrieval", CIKM 2002): run r votes (weight w_r) for document x over y when it ranks x
     above y; a run that retrieved neither, or tied them, splits its vote (with
-    ``ties="average"``: the mean vote over the orders of its tie). x beats y when its votes
-    exceed y's. The fused score of x is 1 + (the documents it beats) + ½ (the documents it
+    ``ties="average"``: the mean vote over the orders of its tie, half to each). x beats y
+    when its votes exceed y's. The majority is a threshold, so with ties averaged the
+    Copeland score below is that of the mean votes, not the mean of the Copeland score over
+    the orders of the ties (a run tying x and y beside one preferring x: x wins outright
+    here, and wins or draws in the two orders). The fused score of x is 1 + (the documents it beats) + ½ (the documents it
     draws with): when the majority relation is a strict total order (no cycle, no drawn
     pair) this orders the documents as Montague & Aslam's majority sort, with scores C, C−1,
     …, 1 as ranx gives them; otherwise their sort's order depends on the sorting algorithm
