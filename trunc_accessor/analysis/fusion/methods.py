@@ -376,9 +376,9 @@ def condorcet(tab: Table, weights: np.ndarray) -> np.ndarray:
     when its votes exceed y's. The majority is a threshold, so with ties averaged the
     Copeland score below is that of the mean votes, not the mean of the Copeland score over
     the orders of the ties (a run tying x and y beside one preferring x: x wins outright
-    here, and wins or draws in the two orders). The fused score of x is 1 + (the documents it beats) + ½ (the documents it
-    draws with): when the majority relation is a strict total order (no cycle, no drawn
-    pair) this orders the documents as Montague & Aslam's majority sort, with scores C, C−1,
+    here, and wins or draws in the two orders). The fused score of x is 1 + (the
+    documents it beats) + ½ (the documents it draws with): when the majority relation is a
+    strict total order (no cycle, no drawn pair) this orders the documents as Montague & Aslam's majority sort, with scores C, C−1,
     …, 1 as ranx gives them; otherwise their sort's order depends on the sorting algorithm
     and on the order the documents are visited in (in ranx, on Python's hash seed), while
     Copeland's count is defined in every case. O(Σ C_q² · R) pair comparisons."""
