@@ -184,12 +184,17 @@ def optimize_fusion(runs, qrels, method, norm="min-max", *, metric="ndcg", by="s
     grid : mapping, optional
         {parameter: [values]} to search instead of the default grid (module doc); several
         parameters: every combination. Weight vectors as mappings {run: weight} or
-        sequences in the runs' order.
+        sequences in the order of runs given as a mapping {name: run} (refused with one
+        long frame, as for `fuse`).
     step : float, default 0.1
-        The spacing of the default weight grid.
+        The spacing of the default weight grid, which holds C(1/step + R − 1, R − 1)
+        vectors for R runs (refused beyond 200,000, before any is made).
     folds : int, optional
         k ≥ 2: split the qrels' queries at random (``seed``) into k folds; for each, search
         on the other folds, fuse the fold with the chosen point and score it.
+    relevance_level : float, default 1
+        Grades ≥ it are relevant (a number > 0: an unjudged document is never relevant),
+        for the metric and for what trained methods learn.
     **params
         Fixed parameters of the method (not searched).
 
