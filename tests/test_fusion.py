@@ -42,10 +42,13 @@ RUN_1 = {"q1": {"d1": 1, "d2": 2, "d3": 3}, "q2": {"d1": 1, "d2": 2}}
 RUN_2 = {"q1": {"d1": 3, "d2": 2}, "q2": {"d1": 1, "d3": 3}}
 RUN_3 = {"q1": {"d3": 1}, "q2": {"d2": 2, "d3": 3}}
 RUNS = long(RUN_1, RUN_2, RUN_3)
+# the same runs as ranx takes them, in a given order (a list of weights follows it)
+RUN_MAP = {f"run_{i + 1}": long(r).drop("system") for i, r in enumerate([RUN_1, RUN_2, RUN_3])}
 
 
 def fused(method, norm=None, **params) -> dict:
-    return as_dict(ta.fuse(RUNS, method, norm, **params))
+    ordered = any(isinstance(v, list) for v in params.values())
+    return as_dict(ta.fuse(RUN_MAP if ordered else RUNS, method, norm, **params))
 
 
 def test_comb_methods_ranx_fixtures():
@@ -76,9 +79,9 @@ def test_weighted_ranx_fixtures():
     got = fused("mixed", weights=w)
     assert got["q1"]["d1"] == (w[0] * 1 + w[1] * 3) * np.sqrt(2)
     assert got["q2"]["d3"] == (w[1] * 3 + w[2] * 3) * np.sqrt(2)
-    # a mapping names the runs; a list follows their (sorted) order
-    assert fused("wsum", weights={"run_3": 0.5, "run_1": 0.3, "run_2": 0.2}) == fused(
-        "wsum", weights=w)
+    # a mapping of weights names the runs; a list follows the order of a mapping of runs
+    assert as_dict(ta.fuse(RUNS, "wsum", None, weights={"run_3": 0.5, "run_1": 0.3,
+                                                        "run_2": 0.2})) == fused("wsum", weights=w)
 
 
 def test_rank_methods_ranx_fixtures():
@@ -115,8 +118,10 @@ def test_condorcet_ranx_fixtures():
                 {"q1": {"d3": 3}, "q2": {"d2": 2, "d3": 3}})
     expected = {"q1": {"d1": 1, "d2": 2, "d3": 3}, "q2": {"d1": 1, "d2": 2, "d3": 3}}
     assert as_dict(ta.fuse(runs, "condorcet", None)) == expected
-    assert as_dict(ta.fuse(runs, "w_condorcet", None, weights=[1, 1, 1])) == expected
-    assert as_dict(ta.fuse(runs, "w_condorcet", None, weights=[1, 5, 2])) == {
+    names = ["run_1", "run_2", "run_3"]
+    assert as_dict(ta.fuse(runs, "w_condorcet", None,
+                           weights=dict(zip(names, [1, 1, 1])))) == expected
+    assert as_dict(ta.fuse(runs, "w_condorcet", None, weights=dict(zip(names, [1, 5, 2])))) == {
         "q1": {"d1": 2, "d2": 3, "d3": 1}, "q2": {"d1": 2, "d2": 1, "d3": 3}}
 
 
@@ -367,7 +372,7 @@ def test_bad_input_names_what_is_wrong():
     with pytest.raises(ParameterError, match="posfuse learns probs"):
         ta.fuse(RUNS, "posfuse")
     with pytest.raises(InputError, match=r"weights gives 2 values for 3 runs"):
-        ta.fuse(RUNS, "wsum", weights=[0.5, 0.5])
+        ta.fuse(RUN_MAP, "wsum", weights=[0.5, 0.5])
     with pytest.raises(InputError, match=r"unknown \['x'\]"):
         ta.fuse(RUNS, "wsum", weights={"x": 1, "run_1": 1, "run_2": 1})
     dup = pl.concat([RUNS, RUNS.head(1)])
@@ -476,3 +481,91 @@ def test_undefined_fused_scores_rank_last():
     with np.errstate(invalid="ignore"):
         got = ta.fuse(runs, "combsum", None)
     assert got["docid"].to_list() == ["d2", "d3", "d4", "d1"] and math.isnan(got["score"][3])
+
+
+# --------------------------------------------------------------------------- ties, beyond sums
+def _brute_per_run(runs: list[list[tuple[str, float]]], value, missing_min: bool) -> dict:
+    """The mean over every order of every run's ties of Σ_r value_r(d) (the runs' orders
+    are independent and the sum linear, so each run's mean is taken over its own orders);
+    ``missing_min``: a run that did not retrieve d gives it its lowest value."""
+    candidates = {d for run in runs for d, _ in run}
+    total = dict.fromkeys(candidates, 0.0)
+    for run in runs:
+        groups = [list(g) for _, g in itertools.groupby(sorted(run, key=lambda x: -x[1]),
+                                                         key=lambda x: x[1])]
+        orders = [list(itertools.chain.from_iterable(c)) for c in
+                  itertools.product(*[itertools.permutations(g) for g in groups])]
+        for ranking in orders:
+            n = len(ranking)
+            values = {d: value(i, n) for i, (d, _) in enumerate(ranking, start=1)}
+            low = min(values.values())
+            for d in candidates:
+                if d in values:
+                    total[d] += values[d] / len(orders)
+                elif missing_min:
+                    total[d] += low / len(orders)
+    return total
+
+
+RUN7 = st.lists(st.tuples(st.sampled_from("abcdefgh"), st.integers(0, 3)), min_size=1,
+                max_size=7, unique_by=lambda x: x[0])
+SEG_PROBS = np.array([0.5, 0.2, 0.1, 0, 0, 0, 0, 0, 0, 0])  # segments [0, 5), [5, 15), …
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(RUN7, min_size=2, max_size=3))
+def test_tie_averaged_missing_min_and_segfuse_equal_brute_force(runs):
+    """missing="min" gives the run's lowest value, the same in every order of its ties (the
+    value at its last position, not a tie group's mean); SegFuse after the rank
+    normalisation multiplies two values of the position, and is averaged as a product."""
+    frame = long(*({"q": {d: s for d, s in run}} for run in runs))
+    as_lists = [[(d, float(s)) for d, s in run] for run in runs]
+    probs = {f"run_{j + 1}": SEG_PROBS for j in range(len(runs))}
+
+    def segfuse(i, n):
+        return SEG_PROBS[0 if i <= 5 else 1] * (1 - (i - 1) / n + 1)
+
+    for method, norm, params, value, missing in (
+            ("rrf", None, {"k": 60}, lambda i, n: 1 / (60 + i), "min"),
+            ("combsum", "rank", {}, lambda i, n: 1 - (i - 1) / n, "min"),
+            ("segfuse", "rank", {"probs": probs}, segfuse, "method"),
+            ("segfuse", "rank", {"probs": probs}, segfuse, "min")):
+        got = as_dict(ta.fuse(frame, method, norm, ties="average", missing=missing,
+                              **params))["q"]
+        expected = _brute_per_run(as_lists, value, missing == "min")
+        assert got == pytest.approx(expected, rel=1e-12, abs=1e-15), (method, norm, missing)
+
+
+def test_max_min_median_of_averaged_positions_are_refused():
+    """CombMAX/CombMIN/CombMED of the rank or borda normalisation's values under
+    ties="average": max(mean) is not mean(max) over the orders of a tie (here run_1 ties b
+    and c: the orders give b max(2/3, ·) or max(1/3, ·)), so the tie is refused, named;
+    without ties, or with ties ordered, they are computed."""
+    tied = long({"q": {"a": 3, "b": 1, "c": 1}}, {"q": {"b": 2, "d": 1}})
+    for method in ("combmax", "combmin", "combmed"):
+        for norm in ("rank", "borda"):
+            with pytest.raises(ParameterError, match=r"run 'run_1' ties 2 documents of query "
+                               r"'q' \('b', 'c'\).*ties='first'"):
+                ta.fuse(tied, method, norm)
+            first = as_dict(ta.fuse(tied, method, norm, ties="first"))["q"]
+            assert first["c"] != first["b"] or method != "combmax"
+    # b, c in input order under "first": rank values run_1 a 1, b 2/3, c 1/3; run_2 b 1, d 1/2
+    assert as_dict(ta.fuse(tied, "combmax", "rank", ties="first"))["q"] == pytest.approx(
+        {"a": 1, "b": 1, "c": 1 / 3, "d": 1 / 2})
+    untied = long({"q": {"a": 3, "b": 2, "c": 1}}, {"q": {"b": 2, "d": 1}})
+    for method in ("combmax", "combmin", "combmed"):
+        assert ta.fuse(untied, method, "rank").equals(
+            ta.fuse(untied, method, "rank", ties="first"))
+    # score normalisations: tied scores have equal values in every order
+    assert ta.fuse(tied, "combmax", "min-max").height == 4
+
+
+def test_condorcet_tied_vote_is_split_not_averaged_over_orders():
+    """A run tying a and b beside one preferring a: split votes give a 1.5 against 0.5, a
+    win (score 2); the orders of the tie give a a win or a draw (mean score 1.75). The
+    documented rule is the split vote."""
+    runs = long({"q": {"a": 1, "b": 1}}, {"q": {"a": 2, "b": 1}})
+    assert as_dict(ta.fuse(runs, "condorcet", None))["q"] == {"a": 2.0, "b": 1.0}
+    orders = [as_dict(ta.fuse(long({"q": dict(o)}, {"q": {"a": 2, "b": 1}}), "condorcet",
+                              None))["q"] for o in ([("a", 2), ("b", 1)], [("b", 2), ("a", 1)])]
+    assert {d: sum(o[d] for o in orders) / 2 for d in "ab"} == {"a": 1.75, "b": 1.25}

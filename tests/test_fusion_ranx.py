@@ -19,7 +19,7 @@ import pytest
 
 import trunc_accessor as ta
 
-from .make_fusion_fixtures import METHODS, N_SEGMENTS, NORMS, OUT
+from .make_fusion_fixtures import METHODS, N_SEGMENTS, NORMS, OUT, WEIGHTS
 
 DATA = json.loads(gzip.decompress(Path(OUT).read_bytes()))
 LEARNT = {"posfuse": "probs", "probfuse": "probs", "segfuse": "probs", "slidefuse": "probs",
@@ -38,6 +38,8 @@ def frames(entry: dict) -> tuple[pl.DataFrame, pl.DataFrame]:
 
 def ours(runs, qrels, method: str, norm, learnt: list | None = None):
     params = dict(METHODS[method])
+    if "weights" in params:  # ranx's list follows its runs' order: r0, r1, r2
+        params["weights"] = dict(zip(["r0", "r1", "r2"], params["weights"]))
     if method in LEARNT:
         fit = {"n_segments": N_SEGMENTS} if method == "probfuse" else {}
         model = ta.fit_fusion(runs, qrels, method, norm, **fit, **params)
@@ -190,4 +192,113 @@ def test_live_ranx_small_case():
                                  ("bordafuse", None, {}), ("isr", "rank", {})):
         theirs = ranx_fuse([Run(r) for r in raw], norm=norm, method=method, params=params)
         expected = {q: dict(docs) for q, docs in theirs.run.items()}
-        check(ta.fuse(runs, method, norm, **params), expected, f"{method}|{norm}")
+        mine = {f"r{i}": runs.filter(pl.col("system") == f"r{i}").drop("system")
+                for i in range(3)}  # a mapping of runs: a list of weights follows its order
+        check(ta.fuse(mine, method, norm, **params), expected, f"{method}|{norm}")
+
+
+def test_weight_list_follows_the_runs_order_as_ranx():
+    """ranx reads a list of weights in the order its runs are listed: runs given as a
+    mapping in another order than sorted, with the list in that order, fuse as ranx fused
+    [r0, r1, r2] with WEIGHTS; a list with one long frame, whose systems come in no order,
+    is refused (it used to follow the sorted names and fuse another run)."""
+    entry = DATA["sets"]["partial"]
+    runs, _ = frames(entry)
+    order = ["r2", "r0", "r1"]
+    mapping = {n: runs.filter(pl.col("system") == n).drop("system") for n in order}
+    listed = [WEIGHTS[int(n[1])] for n in order]
+    for method in ("wsum", "wmnz", "mixed", "w_bordafuse"):
+        for norm in ("min-max", "zmuv"):
+            check(ta.fuse(mapping, method, norm, weights=listed),
+                  entry["fused"][f"{method}|{norm}"], f"{method}|{norm}")
+            with pytest.raises(ta.ParameterError, match=r"weights= is a sequence.*mapping"):
+                ta.fuse(runs, method, norm, weights=listed)
+            with pytest.raises(ta.ParameterError, match=r"weights= is a sequence"):
+                ta.fuse(runs.lazy(), method, norm, weights=np.array(listed))
+
+
+def test_per_run_sequences_elsewhere_follow_the_runs_order_or_are_refused():
+    """The siblings of weights=: learnt parameters given by hand, fit_fusion's stored
+    weights, and optimize_fusion's grid and fixed weights."""
+    entry = DATA["sets"]["full"]
+    runs, qrels = frames(entry)
+    order = ["r1", "r2", "r0"]
+    mapping = {n: runs.filter(pl.col("system") == n).drop("system") for n in order}
+    listed = [WEIGHTS[int(n[1])] for n in order]
+    # learnt probabilities in ranx's run order, by hand
+    probs = [np.asarray(entry["learnt"]["posfuse|min-max"][int(n[1])]) for n in order]
+    check(ta.fuse(mapping, "posfuse", "min-max", probs=probs),
+          entry["fused"]["posfuse|min-max"], "posfuse by hand")
+    with pytest.raises(ta.ParameterError, match=r"probs= is a sequence"):
+        ta.fuse(runs, "posfuse", "min-max", probs=probs)
+    # a model stores the weights by name, so it applies to runs in any form
+    model = ta.fit_fusion(mapping, qrels, "wsum", "min-max", weights=listed)
+    assert model.params["weights"] == dict(zip(order, listed))
+    check(model.apply(runs), entry["fused"]["wsum|min-max"], "model from a list")
+    with pytest.raises(ta.ParameterError, match=r"weights= is a sequence"):
+        ta.fit_fusion(runs, qrels, "wsum", "min-max", weights=listed)
+    # optimize_fusion: a grid of lists follows the mapping's order; refused with a frame
+    search = ta.optimize_fusion(mapping, qrels, "wsum", "min-max", metric="ndcg@10",
+                                grid={"weights": [listed, [1 / 3] * 3]})
+    row = search.grid.filter(pl.col("weight[r0]") == WEIGHTS[0])
+    fused = ta.fuse(runs, "wsum", "min-max", weights=dict(zip(["r0", "r1", "r2"], WEIGHTS)))
+    assert row["ndcg@10"].item() == pytest.approx(
+        fused.ir.evaluate(qrels, "ndcg@10")["ndcg@10"].mean(), abs=TOL)
+    assert set(search.best["weights"]) == set(order)
+    with pytest.raises(ta.ParameterError, match=r"weights= is a sequence"):
+        ta.optimize_fusion(runs, qrels, "wsum", grid={"weights": [listed]})
+    with pytest.raises(ta.ParameterError, match=r"weights= is a sequence"):
+        ta.optimize_fusion(runs, qrels, "w_condorcet", weights=listed)
+
+
+def test_best_score_is_ranx_s_best_in_sample_score():
+    """Without folds= there is no held-out query, so score is None; best_score is the
+    chosen point's mean on the queries it was chosen on: ranx's best reported score."""
+    entry = DATA["sets"]["full"]
+    runs, qrels = frames(entry)
+    for method in SCORE_BASED:
+        search = ta.optimize_fusion(runs, qrels, method, "min-max", metric="ndcg@10")
+        report = entry["optimize"][method]["report"]
+        assert search.best_score == pytest.approx(max(v for _, v in report), abs=TOL)
+        assert search.score is None and search.folds is None
+        assert f"in-sample ndcg@10 {search.best_score:.4f}" in repr(search)
+        fused = ta.fuse(runs, search.model)
+        assert search.best_score == pytest.approx(
+            fused.ir.evaluate(qrels, "ndcg@10")["ndcg@10"].mean(), abs=TOL)
+
+
+CRANFIELD = json.loads(gzip.decompress((Path(OUT).parent / "ranx_probfuse_cranfield.json.gz")
+                                       .read_bytes()))
+
+
+@pytest.mark.parametrize("depth", [None, 100], ids=["full", "depth100"])
+def test_probfuse_on_cranfield_halves_equals_ranx(depth):
+    """ProbFuse trained on half of Cranfield's queries and applied to the other half, at
+    full depth (22 to 1,000 documents per ranking) and at depth 100: ranx's probabilities
+    and fused scores. A ranking of n documents is cut into segments of ⌈n/x⌉ positions
+    (Lillis et al. 2006; ranx), so with x = 10 a 1,000-document ranking has segments of 100
+    documents that share one value: the fused run's top is a tie of tens of documents (the
+    same in ranx), and its tie-averaged nDCG@10 collapses; at depth 100, or with segments of
+    about ten documents (x = 100 at full depth), it does not."""
+    from .make_fusion_cranfield_fixture import at_depth, cranfield
+
+    runs, train_qrels, test_qrels, _, test_q = cranfield()
+    runs = at_depth(runs, depth)
+    theirs = CRANFIELD["depths"][str(depth)]
+    model = ta.fit_fusion(runs, train_qrels, "probfuse", None, n_segments=10)
+    for name, probs in zip(CRANFIELD["systems"], theirs["probs"]):
+        np.testing.assert_allclose(model.params["probs"][name], probs, rtol=1e-12, atol=1e-15)
+    stored = test_q[:20]
+    fused = pl.from_pandas(model.apply(runs[runs["qid"].isin(stored)]))
+    check(fused, theirs["fused"], f"probfuse depth={depth}")
+    # the cause of the collapse: the fused top ties many documents at full depth
+    top = fused.filter(pl.col("score") == pl.col("score").max().over("qid"))
+    tied = top.group_by("qid").len()["len"].median()
+    ndcg = model.apply(runs[runs["qid"].isin(test_q)]).ir.evaluate(test_qrels, "ndcg@10")
+    if depth is None:
+        assert tied > 20 and ndcg["ndcg@10"].mean() < 0.1
+        finer = ta.fit_fusion(runs, train_qrels, "probfuse", None, n_segments=100)
+        again = finer.apply(runs[runs["qid"].isin(test_q)]).ir.evaluate(test_qrels, "ndcg@10")
+        assert again["ndcg@10"].mean() > 0.3
+    else:
+        assert tied <= 10 and ndcg["ndcg@10"].mean() > 0.3

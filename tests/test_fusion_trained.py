@@ -137,3 +137,50 @@ def test_optimize_errors(two_runs):
         ta.optimize_fusion(runs, qrels, "wsum", step=0.3)
     search = ta.optimize_fusion(runs, qrels, "rrf", grid={"k": [0, 60]}, metric="P_10")
     assert list(search.grid["k"]) == [0, 60] and search.metric == "P_10"
+
+
+@pytest.mark.parametrize("level", [0, -1, 0.0, float("nan")])
+def test_relevance_level_not_positive_is_refused_before_the_runs_are_read(two_runs, level):
+    """A level ≤ 0 would count judged non-relevant documents (grade 0) as relevant and
+    unjudged ones as not: every metric refuses it, and so do fit_fusion and optimize_fusion,
+    before reading the runs (a lazy frame with a column missing is not reached)."""
+    runs, qrels = two_runs
+    broken = pl.from_pandas(runs).lazy().drop("score")
+    for call in (lambda r: ta.fit_fusion(r, qrels, "probfuse", n_segments=5,
+                                         relevance_level=level),
+                 lambda r: ta.fit_fusion(r, qrels, "mapfuse", relevance_level=level),
+                 lambda r: ta.optimize_fusion(r, qrels, "rrf", grid={"k": [60]},
+                                              relevance_level=level)):
+        with pytest.raises(ta.ParameterError, match="relevance_level must be a finite number > 0"):
+            call(broken)
+        with pytest.raises(ta.ParameterError, match="relevance_level"):
+            call(runs)
+
+
+def test_default_weight_grid_is_counted_before_it_is_made():
+    """The default weight grid holds C(1/step + R − 1, R − 1) vectors (brute force: every
+    itertools.product of 0…1/step that sums to 1/step, in that order); beyond 200,000 it is
+    refused at once, not after enumerating (1/step + 1)^R tuples (12 runs: 3·10¹² of them)."""
+    import itertools
+    import time
+
+    from trunc_accessor.analysis.fusion.optimize import weight_grid, weight_grid_size
+
+    for n_runs in (2, 3, 4, 5):
+        for step in (1.0, 0.5, 0.25, 0.2, 0.1):
+            n = round(1 / step)
+            brute = [tuple(x / n for x in c) for c in itertools.product(range(n + 1),
+                                                                         repeat=n_runs)
+                     if sum(c) == n]
+            assert weight_grid(n_runs, step) == brute
+            assert weight_grid_size(n_runs, step) == len(brute)
+    runs = pl.DataFrame({"system": [f"s{i:02d}" for i in range(12)], "qid": ["q"] * 12,
+                         "docid": ["d"] * 12, "score": [1.0] * 12})
+    qrels = pl.DataFrame({"qid": ["q"], "docid": ["d"], "rel": [1]})
+    start = time.perf_counter()
+    with pytest.raises(ta.ParameterError, match=r"352,716 weight vectors for 12 runs"):
+        ta.optimize_fusion(runs, qrels, "wsum")
+    with pytest.raises(ta.ParameterError, match=r"1,373,701 weight vectors for 4 runs"):
+        weight_grid(4, 0.005)
+    assert time.perf_counter() - start < 5
+    assert len(weight_grid(4, 0.01)) == 176_851  # allowed: made directly, not filtered

@@ -12,7 +12,11 @@ Where this library chooses (ranx leaves it to chance or to the input order):
   ``rank``/``borda`` normalisations) take ``ties=`` as every metric does. ``"average"``
   (default): each tied document gets the mean of its value over the positions its tie
   group occupies, which for these sums is the exact mean of the fused score over every
-  order of every tie; ``"first"``: the order as given (``rank`` column, else score
+  order of every tie (``missing="min"`` gives the run's lowest value, the same in every
+  order; SegFuse after ``rank``/``borda`` averages its product per position). CombMAX,
+  CombMIN and CombMED of ``rank``/``borda`` values are not sums: a tie that changes those
+  values is refused under ``"average"`` (the maximum of means is not the mean of maxima);
+  ``"first"``: the order as given (``rank`` column, else score
   descending with equal scores in input order); ``"trec_eval"``: equal scores by docid
   descending. ranx breaks ties with an unstable sort and TrecTools by docid, so their
   fused runs depend on the input order.
@@ -27,12 +31,14 @@ Where this library chooses (ranx leaves it to chance or to the input order):
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 import polars as pl
 
 from ...core import batches, frames
+from ...core.registry import check_level
 from ...errors import InputError, ParameterError
 from . import _stack
 from ._stack import FUSION_TIES, as_library, check_fusion_ties, fused_frame, schema_of, source
@@ -44,7 +50,9 @@ from .methods import (
     Method,
     _padded,
     _per_run,
+    as_mapping,
     check_missing,
+    check_per_run_forms,
     fused_scores,
     get_method,
     weights_array,
@@ -166,8 +174,10 @@ def fuse(runs, method="rrf", norm="min-max", *, by="system", ties="average",
     depth : int, optional
         Keep the first ``depth`` documents of each fused ranking.
     **params
-        The method's parameters; ``weights`` and learnt ones as a mapping {run: value}
-        (or a list in the runs' order: sorted ``by`` values, or the mapping's order).
+        The method's parameters; ``weights`` and learnt ones as a mapping {run: value},
+        or, when ``runs`` is a mapping {name: run}, as a sequence in that mapping's order
+        (ranx's: a list follows the order of the runs). A sequence with one long frame is
+        refused: its systems come in no order of their own.
 
     Returns
     -------
@@ -191,6 +201,7 @@ def fuse(runs, method="rrf", norm="min-max", *, by="system", ties="average",
     m, norm, ties, missing, depth = _setup(method, norm, ties, missing, depth)
     given = check_params(m, params)
     require(m, given)
+    check_per_run_forms(given, isinstance(runs, Mapping))
     src = source(runs, by)
 
     def compute():
@@ -297,7 +308,8 @@ def fit_fusion(runs, qrels, method, norm="min-max", *, by="system", ties="averag
     ``probfuse`` needs ``n_segments=``; other parameters (``w=`` of ``slidefuse``,
     ``weights=``, ``k=``, …) are stored as given. Methods with nothing to learn are stored
     after their parameters are checked (weights and other tuning parameters are chosen
-    by :func:`optimize_fusion`). ``relevance_level``: grades ≥ it are relevant.
+    by :func:`optimize_fusion`). ``relevance_level``: a number > 0, grades ≥ it are
+    relevant (an unjudged document is never relevant, as for every metric).
 
     >>> import trunc_accessor as ta
     >>> runs, qrels = ta.load_example("cranfield")
@@ -308,8 +320,9 @@ def fit_fusion(runs, qrels, method, norm="min-max", *, by="system", ties="averag
     """
     _stack.check_runs_type(runs)
     m, norm, ties, missing, _ = _setup(method, norm, ties, missing, None)
-    level = _real("relevance_level", relevance_level)
+    level = check_level(relevance_level)
     given = check_params(m, params, fitting=True)
+    check_per_run_forms(given, isinstance(runs, Mapping))
     fit_params = {k: given.pop(k) for k in list(given) if k in m.fit_params}
     for k, v in m.fit_params.items():
         if v is REQUIRED and k not in fit_params and m.learnt not in given:
@@ -320,7 +333,8 @@ def fit_fusion(runs, qrels, method, norm="min-max", *, by="system", ties="averag
         given[m.learnt] = learn_params(tab, Judged(st, qrels_frame(qrels)), m, fit_params,
                                        level=level)
     complete(m, given, st.names)
-    return FusionModel(m.name, norm, ties, missing, given, tuple(st.names))
+    return FusionModel(m.name, norm, ties, missing, as_mapping(given, st.names),
+                       tuple(st.names))
 
 
 from .optimize import FusionSearch, optimize_fusion  # (it uses the names above)

@@ -9,7 +9,11 @@ its tie group, the expected hit over the orders of the tie):
   whose document at position i is relevant (Lillis et al. 2008);
 * ProbFuse (x segments): each query's ranking of n documents is cut in x segments of
   ⌈n/x⌉ positions; p_r(k) = the mean over training queries of the share of relevant
-  documents in segment k (an empty segment adds 0; Lillis et al. 2006);
+  documents in segment k (an empty segment adds 0; Lillis et al. 2006). The segments grow
+  with the rankings: with x = 10, a ranking of 1,000 documents has segments of 100, whose
+  documents all get one value, so the fused run ties tens of documents at its top and a
+  top-heavy metric of it collapses; keep segments a few documents long (x near n/10, or
+  ``optimize_fusion`` over ``n_segments``) or cut the runs first;
 * SegFuse: segments of sizes 5, 10, 20, …, 2560 (boundaries 10·2^(k−1) − 5); p_r(k) = the
   mean over training queries of the relevant documents in segment k over its size
   (Shokouhi 2007);

@@ -23,6 +23,7 @@ Condorcet (Montague & Aslam 2002) ranks by pairwise majority; see :func:`condorc
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -121,9 +122,29 @@ def check_missing(missing, method: Method) -> str:
 
 
 # --------------------------------------------------------------------------- per-run values
+PER_RUN = ("weights", "probs", "log_odds", "map_scores")  # parameters with one value per run
+
+
+def check_per_run_forms(params: dict, ordered: bool) -> None:
+    """Refuse a per-run parameter given as a sequence when the runs have no order of their
+    own (one long frame whose ``by`` column names them): ranx reads such a list in the order
+    its runs are listed, and a frame's systems are not listed. ``ordered``: the runs came
+    as a mapping {name: run}, whose order a sequence follows."""
+    if ordered:
+        return
+    for k, v in params.items():
+        if k in PER_RUN and not isinstance(v, Mapping):
+            raise ParameterError(
+                f"{k}= is a sequence, but the runs are one frame whose systems come in no "
+                f"order of their own (ranx reads a list in the order its runs are listed): "
+                f"pass a mapping {k}={{system: value, ...}}, or the runs as a mapping "
+                f"{{name: run}}, whose order a sequence follows")
+
+
 def _per_run(array_of, names: list, what: str) -> list:
-    """One entry per run from a mapping {system: value} or a sequence in system order."""
-    if isinstance(array_of, dict):
+    """One entry per run from a mapping {system: value} or a sequence in the runs' order
+    (the order of a mapping of runs; see `check_per_run_forms`)."""
+    if isinstance(array_of, Mapping):
         unknown = [k for k in array_of if k not in names]
         absent = [n for n in names if n not in array_of]
         if unknown or absent:
@@ -135,6 +156,14 @@ def _per_run(array_of, names: list, what: str) -> list:
         raise InputError(f"{what} gives {len(values)} values for {len(names)} runs "
                          f"{names[:10]}; pass a mapping {{system: value}} to be explicit")
     return values
+
+
+def as_mapping(params: dict, names: list) -> dict:
+    """``params`` with every per-run sequence turned into a mapping {run name: value}, so
+    that a model applies to runs in any form."""
+    return {k: (dict(zip(names, _per_run(v, names, k)))
+                if k in PER_RUN and not isinstance(v, Mapping) else v)
+            for k, v in params.items()}
 
 
 def weights_array(weights, names: list) -> np.ndarray:
@@ -199,8 +228,9 @@ def entry_values(tab: Table, m: Method, p: dict) -> np.ndarray:
     if m.name == "segfuse":
         k = np.searchsorted(SEGFUSE_BOUNDS, z, side="right") - 1
         inside = z < SEGFUSE_BOUNDS[-1]
+        value = tab.value if tab.raw is None else tab.raw  # at its position, before averaging
         return np.where(inside, _lookup(matrix, lengths, sys, np.minimum(k, 9)), 0.0) * (
-            tab.value + 1.0)
+            value + 1.0)
     if m.name == "slidefuse":
         w = int(p["w"])
         n = tab.length
@@ -216,7 +246,8 @@ def entry_values(tab: Table, m: Method, p: dict) -> np.ndarray:
 
 def _missing_values(tab: Table, m: Method, v: np.ndarray, missing: str) -> np.ndarray:
     """Per (run, query) segment: the value of a candidate the run did not retrieve (NaN:
-    none, the run does not count for it)."""
+    none, the run does not count for it). ``v``: the entries' values before tie averaging,
+    so that ``missing="min"`` gives the run's lowest value, the same in every tie order."""
     st = tab.st
     n_seg = st.n_runs * st.n_q
     out = np.full(n_seg, np.nan)
@@ -231,6 +262,31 @@ def _missing_values(tab: Table, m: Method, v: np.ndarray, missing: str) -> np.nd
         if len(nonempty):
             out[nonempty] = np.minimum.reduceat(v, tab.offsets[:-1][nonempty])
     return out
+
+
+_COMBINED = {"max": "maximum", "min": "minimum", "med": "median"}
+
+
+def _refuse_averaged_ties(tab: Table, m: Method, v: np.ndarray, raw: np.ndarray) -> None:
+    """CombMAX, CombMIN and CombMED of position-based values (the ``rank`` and ``borda``
+    normalisations) under ``ties="average"``: the maximum (minimum, median) of tie-averaged
+    values is not the mean of the maximum over the orders of the ties, so a tie that
+    changes a value is refused, naming it."""
+    if v is raw or tab.singleton_groups:
+        return
+    changed = np.flatnonzero(v != raw)
+    if not len(changed):
+        return
+    st, i = tab.st, int(changed[0])
+    group = np.flatnonzero(tab.gid == tab.gid[i])
+    docs = st.docids(tab.cand[group[:3]]).to_list()
+    raise ParameterError(
+        f"{m.name} after norm={tab.norm!r} with ties='average': run "
+        f"{st.names[int(tab.system[i])]!r} ties {len(group)} documents of query "
+        f"{st.qids[int(tab.query[i])]!r} ({', '.join(map(repr, docs))}"
+        f"{', …' if len(group) > 3 else ''}), and the {_COMBINED[m.combine]} of their averaged "
+        "positional values is not the mean over the orders of the tie; pass ties='first' "
+        "or 'trec_eval' to order tied documents, or a score normalisation (min-max, …)")
 
 
 def _value_matrix(tab: Table, v: np.ndarray, fill: np.ndarray) -> np.ndarray:
@@ -270,12 +326,14 @@ def fused_scores(tab: Table, m: Method, p: dict, missing: str = "method") -> np.
     if m.kind == "vote":
         w = p.get("_weights")
         return condorcet(tab, np.ones(tab.st.n_runs) if w is None else w)
-    v = entry_values(tab, m, p)
-    if m.kind == "rank":
-        v = tab.group_mean(v)
-    fill = _missing_values(tab, m, v, missing)
+    raw = entry_values(tab, m, p)  # per position: the same multiset in every tie order
+    v = tab.group_mean(raw) if m.kind == "rank" else raw
+    if m.kind == "score" and tab.raw is not None:  # rank/borda norms: averaged already
+        raw = tab.raw
+    fill = _missing_values(tab, m, raw, missing)
     c = m.combine
     if c in ("max", "min", "med"):
+        _refuse_averaged_ties(tab, m, v, raw)
         V = _value_matrix(tab, v, fill)
         if c != "med":
             return (np.nanmax if c == "max" else np.nanmin)(V, axis=0)
@@ -314,10 +372,13 @@ def condorcet(tab: Table, weights: np.ndarray) -> np.ndarray:
     """Condorcet fusion by Copeland score (Montague & Aslam, "Condorcet fusion for improved
     retrieval", CIKM 2002): run r votes (weight w_r) for document x over y when it ranks x
     above y; a run that retrieved neither, or tied them, splits its vote (with
-    ``ties="average"``: the mean vote over the orders of its tie). x beats y when its votes
-    exceed y's. The fused score of x is 1 + (the documents it beats) + ½ (the documents it
-    draws with): when the majority relation is a strict total order (no cycle, no drawn
-    pair) this orders the documents as Montague & Aslam's majority sort, with scores C, C−1,
+    ``ties="average"``: the mean vote over the orders of its tie, half to each). x beats y
+    when its votes exceed y's. The majority is a threshold, so with ties averaged the
+    Copeland score below is that of the mean votes, not the mean of the Copeland score over
+    the orders of the ties (a run tying x and y beside one preferring x: x wins outright
+    here, and wins or draws in the two orders). The fused score of x is 1 + (the
+    documents it beats) + ½ (the documents it draws with): when the majority relation is a
+    strict total order (no cycle, no drawn pair) this orders the documents as Montague & Aslam's majority sort, with scores C, C−1,
     …, 1 as ranx gives them; otherwise their sort's order depends on the sorting algorithm
     and on the order the documents are visited in (in ranx, on Python's hash seed), while
     Copeland's count is defined in every case. O(Σ C_q² · R) pair comparisons."""

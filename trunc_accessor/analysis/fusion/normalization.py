@@ -67,6 +67,8 @@ class Table:
     gid: np.ndarray       # (M,) tie group
     norm: str | None
     singleton_groups: bool  # every entry its own tie group
+    raw: np.ndarray | None = None  # (M,) position-based values before tie averaging (None:
+    #                                not averaged, or score-based: ``value`` is the same)
 
     @property
     def system(self) -> np.ndarray:
@@ -160,6 +162,8 @@ def normalise(st: Stack, norm: str | None) -> Table:
     table = Table(st, seg, cand, value, pos, offsets, gid, norm, st.singleton_groups)
     if norm in ("rank", "borda"):
         table.value = table.group_mean(value)
+        if not table.singleton_groups:
+            table.raw = value
     if norm == "min-max-inverted":  # the ranking reversed: position i becomes n + 1 - i
         rev = np.lexsort((-pos, seg))
         table = Table(st, seg[rev], cand[rev], table.value[rev], (length + 1 - pos)[rev],
@@ -189,10 +193,12 @@ def _borda_fill(table: Table) -> Table:
     seg = np.concatenate([table.seg, f_seg])
     cand = np.concatenate([table.cand, f_cand])
     value = np.concatenate([table.value, f_value])
+    raw = None if table.raw is None else np.concatenate([table.raw, f_value])
     big = np.int64(C + 1)
     key = np.concatenate([table.pos, big + (C - f_cand)])  # after the run's own, docid desc
     order = np.lexsort((key, seg))
     seg, cand, value = seg[order], cand[order], value[order]
+    raw = None if raw is None else raw[order]
     offsets, pos = _positions(seg, R * Q)
     base = int(table.gid.max()) + 1 if len(table.gid) else 0
     if st.ties == "average":
@@ -201,4 +207,4 @@ def _borda_fill(table: Table) -> Table:
         f_gid = base + np.arange(len(missing))
     gid = np.concatenate([table.gid, f_gid])[order]
     return Table(st, seg, cand, value, pos.astype(np.int64), offsets, gid, table.norm,
-                 st.ties != "average")
+                 st.ties != "average", raw)

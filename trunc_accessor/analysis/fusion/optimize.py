@@ -4,7 +4,7 @@ cross-validated over queries (:func:`optimize_fusion`).
 Default grids are ranx 0.3.21's: weights (``wsum``, ``wmnz``, ``mixed``, ``w_bordafuse``,
 ``w_condorcet``): every vector of multiples of ``step`` in [0, 1] that sums to 1 (counted
 in whole steps, so that no vector is lost to rounding: ranx compares float sums with 1.0
-and drops, e.g., (0.1, 0.2, 0.7)); ``gamma`` (combgmnz), ``sigma`` (logn_isr), ``phi``
+and drops, e.g., (0.2, 0.7, 0.1)); ``gamma`` (combgmnz), ``sigma`` (logn_isr), ``phi``
 (rbc): 0.01, 0.02, …, 1; ``k`` (rrf): 10, 20, …, 100; ``n_segments`` (probfuse) and ``w``
 (slidefuse): 1, 2, …, 100; posfuse, segfuse, mapfuse and bayesfuse have nothing to search
 and are fitted. Among equally good grid points the last one wins, as in ranx.
@@ -12,6 +12,8 @@ and are fitted. Among equally good grid points the last one wins, as in ranx.
 from __future__ import annotations
 
 import itertools
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,10 +21,12 @@ import polars as pl
 
 from ...core import frames
 from ...errors import InputError, ParameterError
-from . import FusionModel, _real, _setup, _table, check_params, complete, learn_params
-from ._stack import fused_frame, source
+from ...core.registry import check_level
+from . import FusionModel, _setup, _table, check_params, complete, learn_params
+from ._stack import check_runs_type, fused_frame, source
 from .learn import Judged, hits, mean_metric, qrels_frame
-from .methods import REQUIRED, Method, fused_scores, weights_array
+from .methods import (REQUIRED, Method, as_mapping, check_per_run_forms, fused_scores,
+                      weights_array)
 
 HUNDREDTHS = [i / 100 for i in range(1, 101)]
 DEFAULT_GRIDS: dict[str, list] = {"gamma": HUNDREDTHS, "sigma": HUNDREDTHS, "phi": HUNDREDTHS,
@@ -32,35 +36,72 @@ _SEARCHED = {"combgmnz": ("gamma",), "logn_isr": ("sigma",), "rbc": ("phi",), "r
              "probfuse": ("n_segments",), "slidefuse": ("w",)}
 
 
-def weight_grid(n_runs: int, step: float) -> list[tuple]:
-    """Every weight vector of multiples of ``step`` summing to 1, in ranx's order
-    (itertools.product of the values 0, step, …, 1)."""
-    units = 1 / step if isinstance(step, (int, float)) and step > 0 else 0
+MAX_WEIGHT_VECTORS = 200_000
+
+
+def _units(step) -> int:
+    """The number of steps that make 1."""
+    ok = isinstance(step, (int, float, np.integer, np.floating)) and not isinstance(step, bool)
+    units = 1 / step if ok and np.isfinite(step) and step > 0 else 0
     if not units or abs(units - round(units)) > 1e-9 or round(units) > 1000:
         raise ParameterError(f"step= must divide 1 into at most 1000 equal parts (0.1, 0.05, "
                              f"…), not {step!r}")
-    n = round(units)
-    combos = [c for c in itertools.product(range(n + 1), repeat=n_runs) if sum(c) == n]
-    if len(combos) > 200_000:
-        raise ParameterError(f"step={step} gives {len(combos):,} weight vectors for {n_runs} "
-                             "runs: take a larger step or pass grid={'weights': [...]}")
-    return [tuple(x / n for x in c) for c in combos]
+    return round(units)
+
+
+def weight_grid_size(n_runs: int, step: float) -> int:
+    """How many weight vectors the default grid holds: the ways of writing 1/step whole
+    steps as an ordered sum of ``n_runs`` whole numbers ≥ 0, C(1/step + n_runs − 1,
+    n_runs − 1)."""
+    return math.comb(_units(step) + n_runs - 1, n_runs - 1)
+
+
+def weight_grid(n_runs: int, step: float) -> list[tuple]:
+    """Every weight vector of multiples of ``step`` summing to 1, in ranx's order (that of
+    itertools.product of the values 0, step, …, 1, keeping the vectors that sum to 1).
+    Refused, before any is made, beyond 200,000 vectors."""
+    n = _units(step)
+    size = weight_grid_size(n_runs, step)
+    if size > MAX_WEIGHT_VECTORS:
+        raise ParameterError(f"step={step} gives {size:,} weight vectors for {n_runs} runs "
+                             f"(more than {MAX_WEIGHT_VECTORS:,}): take a larger step or pass "
+                             "grid={'weights': [...]}")
+    # the vectors as n whole steps cut by n_runs − 1 bars among n + n_runs − 1 places: the
+    # bars' places in lexicographic order give the vectors in lexicographic order
+    out = []
+    for bars in itertools.combinations(range(n + n_runs - 1), n_runs - 1):
+        cuts = (-1, *bars, n + n_runs - 1)
+        out.append(tuple((cuts[i + 1] - cuts[i] - 1) / n for i in range(n_runs)))
+    return out
+
+
+def _check_grid(m: Method, grid, step, ordered: bool) -> None:
+    """Refuse a bad ``grid=`` or ``step=`` before the runs are read."""
+    if grid is None:
+        if "weights" in m.params:
+            _units(step)
+        return
+    if not isinstance(grid, dict) or not grid:
+        raise InputError("grid= takes a mapping {parameter: [values, ...]}")
+    allowed = {k for k, v in {**m.params, **m.fit_params}.items()}
+    unknown = sorted(set(grid) - allowed)
+    if unknown:
+        raise ParameterError(f"grid= names {unknown}, which {m.name} does not take "
+                             f"(it takes {sorted(allowed)})")
+    for k, values in grid.items():
+        values = list(values)
+        if not values:
+            raise InputError("grid= gives a parameter no value to try")
+        for v in values:
+            check_per_run_forms({k: v}, ordered)
 
 
 def _points(m: Method, names: list, grid, step, fixed: dict) -> list[dict]:
     if grid is not None:
-        if not isinstance(grid, dict) or not grid:
-            raise InputError("grid= takes a mapping {parameter: [values, ...]}")
-        allowed = {k for k, v in {**m.params, **m.fit_params}.items()}
-        unknown = sorted(set(grid) - allowed)
-        if unknown:
-            raise ParameterError(f"grid= names {unknown}, which {m.name} does not take "
-                                 f"(it takes {sorted(allowed)})")
         keys = list(grid)
         values = [list(grid[k]) for k in keys]
-        if any(not v for v in values):
-            raise InputError("grid= gives a parameter no value to try")
-        return [{k: check_params(m, {k: v}, fitting=True)[k] for k, v in zip(keys, combo)}
+        return [as_mapping({k: check_params(m, {k: v}, fitting=True)[k]
+                            for k, v in zip(keys, combo)}, names)
                 for combo in itertools.product(*values)]
     if "weights" in m.params and "weights" not in fixed:
         return [{"weights": dict(zip(names, w))} for w in weight_grid(len(names), step)]
@@ -77,27 +118,31 @@ class FusionSearch:
     """What :func:`optimize_fusion` found.
 
     ``best``: the chosen grid point (and the fixed parameters), on all the qrels'
-    queries; ``model``: a :class:`FusionModel` with them, its learnt parameters fitted on
-    all those queries;
+    queries; ``best_score``: its mean metric on those queries, an in-sample number (the
+    queries it was chosen on; the maximum of fold 0 of ``grid``); ``model``: a
+    :class:`FusionModel` with them, its learnt parameters fitted on all those queries;
     ``grid``: every grid point's mean metric on the training queries, one row per (fold,
     point), ``fold`` 0 being the search on all queries; with ``folds=k``: ``folds`` (per
     fold: its queries, the point chosen on the other folds, its training and held-out
     means), ``run`` (the cross-validated fused run: each query fused by the model chosen
     without it; its ``fold`` column says which) and ``score`` (the metric's mean over every
-    held-out query)."""
+    held-out query). Without ``folds`` no query is held out, so there is no out-of-sample
+    score: ``folds``, ``run`` and ``score`` are None."""
 
     method: str
     metric: str
     best: dict
     model: FusionModel
     grid: object
+    best_score: float = float("nan")
     folds: object = None
     run: object = None
     score: float | None = None
 
     def __repr__(self) -> str:
-        cv = f", cross-validated {self.metric} {self.score:.4f}" if self.score is not None else ""
-        return f"FusionSearch({self.method!r}, best={_show(self.best)}{cv})"
+        shown = (f", cross-validated {self.metric} {self.score:.4f}" if self.score is not None
+                 else f", in-sample {self.metric} {self.best_score:.4f}")
+        return f"FusionSearch({self.method!r}, best={_show(self.best)}{shown})"
 
 
 def _show(params: dict) -> dict:
@@ -139,20 +184,27 @@ def optimize_fusion(runs, qrels, method, norm="min-max", *, metric="ndcg", by="s
     grid : mapping, optional
         {parameter: [values]} to search instead of the default grid (module doc); several
         parameters: every combination. Weight vectors as mappings {run: weight} or
-        sequences in the runs' order.
+        sequences in the order of runs given as a mapping {name: run} (refused with one
+        long frame, as for `fuse`).
     step : float, default 0.1
-        The spacing of the default weight grid.
+        The spacing of the default weight grid, which holds C(1/step + R − 1, R − 1)
+        vectors for R runs (refused beyond 200,000, before any is made).
     folds : int, optional
         k ≥ 2: split the qrels' queries at random (``seed``) into k folds; for each, search
         on the other folds, fuse the fold with the chosen point and score it.
+    relevance_level : float, default 1
+        Grades ≥ it are relevant (a number > 0: an unjudged document is never relevant),
+        for the metric and for what trained methods learn.
     **params
         Fixed parameters of the method (not searched).
 
     Returns
     -------
     FusionSearch
-        ``best``, ``model``, ``grid`` (a frame of the runs' library), and with ``folds``:
-        ``folds``, ``run`` and ``score``.
+        ``best``, ``best_score`` (in-sample: on the queries the point was chosen on),
+        ``model``, ``grid`` (a frame of the runs' library), and with ``folds``: ``folds``,
+        ``run`` and ``score`` (the cross-validated, out-of-sample number; None without
+        ``folds``, as no query is then held out).
 
     >>> import trunc_accessor as ta
     >>> runs, qrels = ta.load_example("cranfield")
@@ -161,13 +213,20 @@ def optimize_fusion(runs, qrels, method, norm="min-max", *, metric="ndcg", by="s
     >>> sorted(search.best), len(search.grid), len(search.folds)
     (['k'], 40, 3)
     """
+    check_runs_type(runs)
     m, norm, ties, missing, _ = _setup(method, norm, ties, missing, None)
-    level = _real("relevance_level", relevance_level)
+    level = check_level(relevance_level)
     label = _label(metric)
     fixed = check_params(m, params, fitting=True)
     fixed = {k: v for k, v in fixed.items() if k in params}  # only what the user fixed
+    ordered = isinstance(runs, Mapping)
+    check_per_run_forms(fixed, ordered)
+    _check_grid(m, grid, step, ordered)
+    if folds is not None:
+        folds = frames.whole_number(folds, "folds", 2)
     src = source(runs, by)
     st, tab = _table(src, norm, ties)
+    fixed = as_mapping(fixed, st.names)
     judged = Judged(st, qrels_frame(qrels))
     h = hits(tab, judged, level)
     names = st.names
@@ -212,7 +271,7 @@ def optimize_fusion(runs, qrels, method, norm="min-max", *, metric="ndcg", by="s
                 best, best_point, best_score = full, point, score
         return rows, best, best_point, best_score
 
-    rows, best, best_point, _ = search(all_q, 0)
+    rows, best, best_point, best_score = search(all_q, 0)
     model = FusionModel(m.name, norm, ties, missing, best, tuple(names))
     fold_rows, cv_runs, cv_values = [], [], []
     if folds is not None:
@@ -233,7 +292,8 @@ def optimize_fusion(runs, qrels, method, norm="min-max", *, metric="ndcg", by="s
                               f"test {label}": float(np.mean(values)) if len(values) else 0.0})
     grid_frame = pl.DataFrame(rows).rename({"score": label})
     out = FusionSearch(m.name, label, {**fixed, **best_point}, model,
-                       frames.to_pandas(grid_frame) if pandas else grid_frame)
+                       frames.to_pandas(grid_frame) if pandas else grid_frame,
+                       float(best_score))
     if folds is not None:
         fold_frame = pl.DataFrame(fold_rows)
         run = pl.concat(cv_runs)
