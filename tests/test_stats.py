@@ -410,3 +410,30 @@ def test_input_order_does_not_matter():
     shuffled = df.sample(frac=1, random_state=1).sort_index(level="system", sort_remaining=False)
     kw = {"test": "randomization", "n_resamples": 500, "ci": "bootstrap-bca"}
     pd.testing.assert_frame_equal(stats.compare(df, **kw), stats.compare(shuffled, **kw))
+
+
+def test_compare_docstring_renders_one_row_per_parameter():
+    """The docs site renders compare's numpy docstring with mkdocstrings (griffe): every
+    parameter of the signature has its own row, with its own text and the signature's
+    default, and the Returns section says what is returned (it rendered the seed row with
+    n_resamples' text, confidence with ci's, and a Returns of "required")."""
+    import inspect
+
+    griffe = pytest.importorskip("griffe")
+    from griffe import DocstringSectionKind
+
+    fn = griffe.load("trunc_accessor.analysis.stats", docstring_parser="numpy")["compare"]
+    sections = fn.docstring.parse("numpy")
+    params = next(s for s in sections if s.kind is DocstringSectionKind.parameters).value
+    signature = inspect.signature(stats.compare).parameters
+    assert [p.name for p in params] == list(signature)
+    texts = [p.description for p in params]
+    assert len(set(texts)) == len(texts)
+    for p in params:
+        default = signature[p.name].default
+        if default is not inspect.Parameter.empty:
+            assert p.default == repr(default).replace("'", '"'), p.name
+    assert params[[p.name for p in params].index("seed")].description.startswith("Seed")
+    assert "Confidence level" in params[[p.name for p in params].index("confidence")].description
+    returns = next(s for s in sections if s.kind is DocstringSectionKind.returns).value
+    assert len(returns) == 1 and returns[0].description.startswith("Columns metric")
