@@ -572,3 +572,27 @@ def test_cranfield_second_judge_is_the_scripts_stated_noise_model():
     # one up with probability 0.30 where the scale allows it, one down with 0.15
     assert 0.25 < (step[both["rel_x"] < 4] > 0).mean() < 0.35
     assert 0.1 < (step[both["rel_x"] > 0] < 0).mean() < 0.2
+
+
+def test_judges_notebook_states_the_differences_the_labels_hold():
+    """notebooks/06_judges said a single pair differs by "up to about two grades either
+    way" next to limits of −1.09/+1.79 and pairs at +3 and +5. The statement is now
+    computed in a cell; its stored output holds the extremes and the share beyond the
+    limits of agreement, recomputed here with pandas and the Bland–Altman formula."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "notebooks" / "06_judges.ipynb"
+    cells = json.loads(path.read_text())["cells"]
+    prose = " ".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    assert "two grades either way" not in prose
+    printed = " ".join("".join(o.get("text", "")) for c in cells if c["cell_type"] == "code"
+                       for o in c.get("outputs", []))
+    judges = J.load_judges("llmjudge")
+    both = judges["willia-umbrela1"].merge(judges["RMITIR-llama70B"], on=["qid", "docid"])
+    d = (both["rel_y"] - both["rel_x"]).to_numpy(float)
+    sd = d.std(ddof=1)
+    low, high = d.mean() - 1.96 * sd, d.mean() + 1.96 * sd
+    beyond = int(((d < low) | (d > high)).sum())
+    assert (f"limits of agreement {low:+.2f} to {high:+.2f}; single pairs differ by "
+            f"{d.min():+g} to {d.max():+g} grades, and {beyond:,} of {len(d):,} pairs") in printed
