@@ -437,3 +437,25 @@ def test_compare_docstring_renders_one_row_per_parameter():
     assert "Confidence level" in params[[p.name for p in params].index("confidence")].description
     returns = next(s for s in sections if s.kind is DocstringSectionKind.returns).value
     assert len(returns) == 1 and returns[0].description.startswith("Columns metric")
+
+
+def test_tukey_hsd_says_which_systems_lack_queries():
+    """tukey_hsd and randomized_tukey_hsd use the queries every system has; a query one
+    system has no row for used to vanish silently. They now warn naming the system and how
+    many queries it lacks (compare's warning, with their rule), and the numbers are still
+    scipy.stats.tukey_hsd's over the complete queries."""
+    df = make(n_systems=3, n_queries=20, seed=21, grid=10)
+    gone = [("sys1", q) for q in sorted(df.loc["sys1"].index)[:4]]
+    short = df.drop(index=gone)
+    with pytest.warns(ta.DroppedQueriesWarning,
+                      match=r"tukey_hsd: some systems lack queries .*'sys1' 4 of 20.*"
+                            r"only the queries every system has"):
+        out = stats.tukey_hsd(short)
+    wide = short["m1"].unstack("system").dropna()
+    ref = scipy_stats.tukey_hsd(*[wide[s].to_numpy() for s in wide.columns])
+    row = out[out.metric == "m1"].iloc[0]
+    assert row.n == 16 and close(row.p_value, ref.pvalue[0, 1])
+    with pytest.warns(ta.DroppedQueriesWarning, match=r"randomized_tukey_hsd: .*'sys1' 4 of 20"):
+        stats.randomized_tukey_hsd(short, n_resamples=50)
+    with pytest.warns(ta.DroppedQueriesWarning, match=r"compare: .*'sys1' 4 of 20"):
+        assert (stats.compare(short, baseline="sys0")["n"] == [16, 20, 16, 20]).all()

@@ -22,7 +22,6 @@ import numpy as np
 
 from .._typing import Frame
 from ..core.frames import InputError
-from ..warn import DroppedQueriesWarning, warn
 from ._common import (
     _BATCH_ELEMENTS,
     _check_choice,
@@ -30,6 +29,7 @@ from ._common import (
     _check_resampling,
     _normalise,
     _output,
+    _say_lacking,
     _scipy_stats,
 )
 from .paired import (
@@ -82,22 +82,6 @@ def _bootstrap_mean_interval(values: np.ndarray, confidence: float, method: str,
                               rng=np.random.default_rng(seed),
                               batch=max(1, _BATCH_ELEMENTS // values.size) if big else None)
     return float(res.confidence_interval.low), float(res.confidence_interval.high)
-
-
-def _say_lacking(data) -> None:
-    """Warn when some system lacks per-query rows that another system has: compare pairs
-    only the queries both systems of a comparison have."""
-    lacking = (~data.present).sum(axis=0)
-    if not lacking.any():
-        return
-    total = len(data.qids)
-    shown = ", ".join(f"{s!r} {int(k)} of {total}" for s, k in zip(data.systems, lacking) if k)
-    warn(f"compare: some systems lack queries that other systems have ({shown}); each "
-         "comparison pairs only the queries both systems have, so those queries are left out "
-         "of it (as experiment(missing='skip')). To score them, evaluate the runs with the "
-         "qrels (run.ir.evaluate(qrels, metrics, by=...)): a judged query a system returned "
-         "nothing for then scores as an empty ranking, as experiment's default "
-         "missing='empty'", DroppedQueriesWarning)
 
 
 def compare(per_query: Frame | Mapping[Any, Frame], baseline: Any = None, test: str = "t",
@@ -180,7 +164,8 @@ def compare(per_query: Frame | Mapping[Any, Frame], baseline: Any = None, test: 
                    family)
     stats = _scipy_stats()
     data = _normalise(per_query, by)
-    _say_lacking(data)
+    _say_lacking(data, "compare", "each comparison pairs only the queries both systems "
+                 "have, so those queries are left out of it (as experiment(missing='skip'))")
     systems = data.systems
     if baseline is not None:
         if baseline not in systems:
