@@ -86,7 +86,8 @@ def _system_intervals(per: pd.DataFrame, by: str, metrics, undefined: str,
                 low, high = mean - half, mean + half
             elif n > 1 and v.std() > 0:
                 low, high = stats._bootstrap_mean_interval(
-                    v, confidence, stats.CIS[ci].scipy_method, n_resamples, seed, sps)
+                    v, confidence, stats.CIS[ci].scipy_method or "percentile", n_resamples,
+                    seed, sps)
             rows.append({"system": system, "metric": metric, "n": n, "mean": mean,
                          "ci_low": low, "ci_high": high})
     return pd.DataFrame(rows)
