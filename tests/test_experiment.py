@@ -158,3 +158,130 @@ def test_the_query_column_alias_reaches_every_analysis_function(cranfield):
                        "(system == 'bm25' and other == 'bm25_stem'))")["delta"].abs().iloc[0])
         ta.plot.topic_differences(per, "bm25_stem", "bm25", "ap")
         ta.plot.query_distributions(per, "ap")
+
+
+# --------------------------------------------------------------------------- undefined, missing
+def _no_relevant(qrels, qid):
+    """The qrels with every grade of one query set to 0: AP and nDCG are undefined there."""
+    return qrels.assign(rel=qrels["rel"].where(qrels["qid"] != qid, 0))
+
+
+def test_undefined_skip_leaves_undefined_values_out_of_means_and_tests(cranfield):
+    """experiment(undefined="skip"), the default, skips a value the metric leaves undefined
+    (AP of a query with no relevant document): the mean, its interval, the paired t test
+    and n are over the other queries (scipy on evaluate's values with undefined="nan"),
+    where they used to arrive as evaluate's default 0 and count. "zero" counts them as 0.
+    The caption then states n per metric."""
+    runs, qrels = cranfield
+    runs = runs[runs["system"].isin(["bm25", "tfidf", "ql_dirichlet"])]
+    hole = sorted(qrels["qid"].unique())[0]
+    qrels = _no_relevant(qrels, hole)
+    n_all = qrels["qid"].nunique()
+    per = runs.ir.evaluate(qrels, ["P@10", "map"], by="system", undefined="nan")
+    for undefined in ("skip", "zero"):
+        table = ta.experiment(runs, qrels, ["P@10", "map"], baseline="bm25",
+                              undefined=undefined).set_index(["system", "metric"])
+        for system in ("bm25", "tfidf"):
+            v = per.loc[system, "map"].to_numpy()
+            v = v[~np.isnan(v)] if undefined == "skip" else np.nan_to_num(v)
+            row = table.loc[(system, "map")]
+            assert row["n"] == len(v) == (n_all - 1 if undefined == "skip" else n_all)
+            assert row["mean"] == pytest.approx(v.mean(), abs=1e-12)
+            low, high = sps.t.interval(0.95, len(v) - 1, loc=v.mean(), scale=sps.sem(v))
+            assert (row["ci_low"], row["ci_high"]) == pytest.approx((low, high), abs=1e-12)
+        x, y = per.loc["tfidf", "map"].to_numpy(), per.loc["bm25", "map"].to_numpy()
+        if undefined == "skip":
+            ok = ~np.isnan(x) & ~np.isnan(y)
+            x, y = x[ok], y[ok]
+        else:
+            x, y = np.nan_to_num(x), np.nan_to_num(y)
+        row = table.loc[("tfidf", "map")]
+        assert row["n_paired"] == len(x)
+        assert row["p_value"] == pytest.approx(sps.ttest_rel(x, y).pvalue, rel=1e-12)
+        assert table.loc[("tfidf", "P@10"), "n"] == n_all
+    caption = ta.report(ta.experiment(runs, qrels, ["P@10", "map"], baseline="bm25"))
+    assert f"P@10: {n_all}; map: {n_all - 1}" in caption
+    assert f"Means over {n_all} queries" not in caption
+
+
+def test_compare_warns_of_queries_a_system_lacks_and_experiment_follows_one_rule(cranfield):
+    """compare on per-query tables where one system lacks queries pairs the queries both
+    have, and now says so (system, how many); experiment(missing="skip") follows the same
+    rule on runs lacking those queries, experiment's default (empty rankings) the table
+    evaluate gives, which has every judged query."""
+    runs, qrels = cranfield
+    runs = runs[runs["system"].isin(["bm25", "tfidf"])]
+    gone = sorted(qrels["qid"].unique())[:20]
+    per = runs.ir.evaluate(qrels, ["P@10"], by="system", undefined="nan")
+    lacking = per.drop(index=[("tfidf", q) for q in gone])
+    with pytest.warns(ta.DroppedQueriesWarning,
+                      match=r"compare: some systems lack queries .*'tfidf' 20 of 225"):
+        short = ta.stats.compare(lacking, baseline="bm25")
+    assert short["n"].item() == 205
+    x = lacking.loc["tfidf", "P@10"]
+    y = per.loc["bm25", "P@10"].loc[x.index]
+    assert short["p_value"].item() == pytest.approx(sps.ttest_rel(x, y).pvalue, rel=1e-12)
+    partial = runs[~((runs["system"] == "tfidf") & runs["qid"].isin(gone))]
+    with pytest.warns(ta.DroppedQueriesWarning) as said:
+        skipped = ta.experiment(partial, qrels, ["P@10"], baseline="bm25", missing="skip")
+    assert [str(w.message)[:11] for w in said] == ["experiment:"]  # said once, not twice
+    row = skipped.set_index("system").loc["tfidf"]
+    assert row["n_paired"] == 205 and row["p_value"] == short["p_value"].item()
+    with pytest.warns(ta.DroppedQueriesWarning, match="tfidf 20 of 225"):
+        empty = ta.experiment(partial, qrels, ["P@10"], baseline="bm25")
+    full = ta.stats.compare(partial.ir.evaluate(qrels, ["P@10"], by="system"), baseline="bm25")
+    assert empty.set_index("system").loc["tfidf", "n_paired"] == full["n"].item() == 225
+
+
+@pytest.mark.parametrize(("kwargs", "name"), [
+    ({"ci": "bootstrap", "n_resamples": 0}, "n_resamples="),
+    ({"ci": "bootstrap", "n_resamples": -1}, "n_resamples="),
+    ({"ci": "bootstrap-bca", "seed": -1}, "seed="),
+    ({"confidence": 1.5}, "confidence="),
+    ({"alpha": 0}, "alpha="),
+    ({"test": "z"}, "test="),
+    ({"correction": "sidak"}, "correction="),
+    ({"undefined": "nan"}, "undefined="),
+    ({"family": "system"}, "family="),
+])
+def test_experiment_checks_compares_arguments_before_evaluating(cranfield, kwargs, name):
+    """The arguments experiment hands to compare are checked in compare's one place, before
+    the evaluation (qrels=None would fail there): an InputError naming the argument, never
+    SciPy's or NumPy's ValueError. leaderboard_agreement, which calls compare too, checks
+    them the same way."""
+    runs, _ = cranfield
+    with pytest.raises(ta.InputError, match=name):
+        ta.experiment(runs, None, ["P@10"], baseline="bm25", **kwargs)
+    with pytest.raises(ta.InputError, match=name):
+        ta.stats.compare(runs.head(0).assign(qid="1", P=1.0)[["system", "qid", "P"]],
+                         **kwargs)
+    if not {"ci", "confidence", "family"} & set(kwargs):
+        with pytest.raises(ta.InputError, match=name):
+            ta.judges.leaderboard_agreement(runs, None, None, ["P@10"], **kwargs)
+
+
+def test_experiment_bootstrap_intervals_draw_resamples_in_batches(cranfield):
+    """A million BCa resamples of 46 queries: experiment draws them in compare's batches
+    (peak memory well under the 368 MB one array of the resampled indices would take), and
+    the interval is still scipy.stats.bootstrap's (same draws, batch= only)."""
+    import tracemalloc
+
+    runs, qrels = cranfield
+    keep = sorted(qrels["qid"].unique())[:46]
+    runs = runs[runs["system"].isin(["bm25", "tfidf"]) & runs["qid"].isin(keep)]
+    qrels = qrels[qrels["qid"].isin(keep)]
+    b = 1_000_000
+    tracemalloc.start()
+    try:
+        table = ta.experiment(runs, qrels, ["P@10"], ci="bootstrap-percentile", n_resamples=b,
+                              seed=3)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 150e6, peak
+    v = runs.ir.evaluate(qrels, ["P@10"], by="system").loc["bm25", "P@10"].to_numpy()
+    ref = sps.bootstrap((v,), np.mean, method="percentile", n_resamples=b,
+                        rng=np.random.default_rng(3), batch=4_000_000 // v.size)
+    row = table.set_index("system").loc["bm25"]
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx(
+        (ref.confidence_interval.low, ref.confidence_interval.high), abs=1e-12)

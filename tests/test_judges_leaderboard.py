@@ -138,3 +138,36 @@ def test_queries_judged_by_one_side_only_are_left_out_and_said():
         ta.judges.leaderboard_agreement(runs, qrels, qrels, ["P@5"], names=("x", "x"))
     with pytest.raises(ta.InputError, match="no query in common"):
         ta.judges.leaderboard_agreement(runs, qrels, qrels.assign(qid="999"), ["P@5"])
+
+
+def test_undefined_values_follow_the_undefined_rule_in_the_means_too(cranfield):
+    """undefined="skip" (default) leaves a value the metric leaves undefined (AP of a query
+    whose grades are all 0 under one qrels) out of the systems' means, as compare leaves
+    it out of the pairs; "zero" counts it as 0 in both. The means are NumPy's over
+    pytrec_eval's per-query AP (pytrec_eval gives 0 where AP is undefined)."""
+    runs, qrels = cranfield
+    runs = runs[runs["system"].isin(["bm25", "tfidf", "ql_dirichlet"])]
+    hole = sorted(qrels["qid"].unique())[0]
+    zeroed = qrels.assign(rel=qrels["rel"].where(qrels["qid"] != hole, 0))
+    judged: dict = {}
+    for q, d, g in zip(zeroed["qid"], zeroed["docid"], zeroed["rel"]):
+        judged.setdefault(str(q), {})[str(d)] = int(g)
+    evaluator = pytrec_eval.RelevanceEvaluator(judged, {"map"})
+    for undefined in ("skip", "zero"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            found = ta.judges.leaderboard_agreement(runs, qrels, zeroed, ["ap"],
+                                                    undefined=undefined)
+        means = found.systems.set_index("system")["mean_b"]
+        pairs = found.pairs.set_index(["system", "other"])
+        for system, block in runs.groupby("system"):
+            run: dict = {}
+            for q, d, s in zip(block["qid"], block["docid"], block["score"]):
+                run.setdefault(str(q), {})[str(d)] = float(s)
+            values = {q: v["map"] for q, v in evaluator.evaluate(run).items()}
+            values = [v for q, v in values.items() if undefined == "zero" or q != str(hole)]
+            assert means[system] == pytest.approx(np.mean(values), abs=1e-6), system
+        compared = ta.stats.compare(
+            runs.ir.evaluate(zeroed, ["ap"], by="system", undefined="nan"),
+            undefined=undefined).set_index(["system", "other"])
+        assert np.allclose(pairs["delta_b"], compared.loc[pairs.index, "delta"], atol=1e-12)

@@ -10,7 +10,7 @@ import pytest
 
 import trunc_accessor as ta
 
-from .test_plot_pngs import _legend_outside, _overlaps, _rendered
+from .test_plot_pngs import _legend_in_figure, _legend_outside, _overlaps, _rendered
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
@@ -83,4 +83,5 @@ def test_bland_altman_plot_lines_and_bubbles(llm, tmp_path):
     assert np.allclose(levels, [0.0, row["bias"], row["loa_low"], row["loa_high"]])
     assert sum(int(t.get_text().replace(",", "")) for t in ax.texts) == row["n"]
     assert _legend_outside(ax, renderer)
+    assert _legend_in_figure(ax)  # and not cut off by a plain savefig
     plt.close("all")

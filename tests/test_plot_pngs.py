@@ -117,3 +117,25 @@ def test_crp_panel_follows_the_runs_and_keeps_its_legend_outside(tmp_path, cranf
     y = run_line.get_ydata()
     assert low <= min(y) and high >= max(y) and (high - low) < 3 * (max(y) - min(y) + 1)
     plt.close("all")
+
+
+def _legend_in_figure(ax) -> bool:
+    """The legend's rendered box lies within the figure (drawn at the figure's own dpi,
+    as a plain savefig draws it)."""
+    fig = ax.figure
+    fig.canvas.draw()
+    box = ax.get_legend().get_window_extent(fig.canvas.get_renderer())
+    return box.x0 >= 0 and box.y0 >= 0 and box.x1 <= fig.bbox.x1 and box.y1 <= fig.bbox.y1
+
+
+def test_legends_beside_the_axes_stay_inside_the_figure(experiment, tmp_path):
+    """interval_plot's legend (and query_distributions', beside the Axes too) used to run
+    past the figure's right edge, cut off by a plain savefig; the figure's layout now makes
+    room for it, and the legend stays outside the data."""
+    table, per = experiment
+    for ax in (ta.plot.interval_plot(table, "map"),
+               ta.plot.interval_plot(table, "map", kind="delta"),
+               ta.plot.query_distributions(per, "map")):
+        assert _legend_in_figure(ax)
+        assert _legend_outside(ax, ax.figure.canvas.get_renderer())
+    plt.close("all")

@@ -410,3 +410,52 @@ def test_input_order_does_not_matter():
     shuffled = df.sample(frac=1, random_state=1).sort_index(level="system", sort_remaining=False)
     kw = {"test": "randomization", "n_resamples": 500, "ci": "bootstrap-bca"}
     pd.testing.assert_frame_equal(stats.compare(df, **kw), stats.compare(shuffled, **kw))
+
+
+def test_compare_docstring_renders_one_row_per_parameter():
+    """The docs site renders compare's numpy docstring with mkdocstrings (griffe): every
+    parameter of the signature has its own row, with its own text and the signature's
+    default, and the Returns section says what is returned (it rendered the seed row with
+    n_resamples' text, confidence with ci's, and a Returns of "required")."""
+    import inspect
+
+    griffe = pytest.importorskip("griffe")
+    from griffe import DocstringSectionKind
+
+    fn = griffe.load("trunc_accessor.analysis.stats", docstring_parser="numpy")["compare"]
+    sections = fn.docstring.parse("numpy")
+    params = next(s for s in sections if s.kind is DocstringSectionKind.parameters).value
+    signature = inspect.signature(stats.compare).parameters
+    assert [p.name for p in params] == list(signature)
+    texts = [p.description for p in params]
+    assert len(set(texts)) == len(texts)
+    for p in params:
+        default = signature[p.name].default
+        if default is not inspect.Parameter.empty:
+            assert p.default == repr(default).replace("'", '"'), p.name
+    assert params[[p.name for p in params].index("seed")].description.startswith("Seed")
+    assert "Confidence level" in params[[p.name for p in params].index("confidence")].description
+    returns = next(s for s in sections if s.kind is DocstringSectionKind.returns).value
+    assert len(returns) == 1 and returns[0].description.startswith("Columns metric")
+
+
+def test_tukey_hsd_says_which_systems_lack_queries():
+    """tukey_hsd and randomized_tukey_hsd use the queries every system has; a query one
+    system has no row for used to vanish silently. They now warn naming the system and how
+    many queries it lacks (compare's warning, with their rule), and the numbers are still
+    scipy.stats.tukey_hsd's over the complete queries."""
+    df = make(n_systems=3, n_queries=20, seed=21, grid=10)
+    gone = [("sys1", q) for q in sorted(df.loc["sys1"].index)[:4]]
+    short = df.drop(index=gone)
+    with pytest.warns(ta.DroppedQueriesWarning,
+                      match=r"tukey_hsd: some systems lack queries .*'sys1' 4 of 20.*"
+                            r"only the queries every system has"):
+        out = stats.tukey_hsd(short)
+    wide = short["m1"].unstack("system").dropna()
+    ref = scipy_stats.tukey_hsd(*[wide[s].to_numpy() for s in wide.columns])
+    row = out[out.metric == "m1"].iloc[0]
+    assert row.n == 16 and close(row.p_value, ref.pvalue[0, 1])
+    with pytest.warns(ta.DroppedQueriesWarning, match=r"randomized_tukey_hsd: .*'sys1' 4 of 20"):
+        stats.randomized_tukey_hsd(short, n_resamples=50)
+    with pytest.warns(ta.DroppedQueriesWarning, match=r"compare: .*'sys1' 4 of 20"):
+        assert (stats.compare(short, baseline="sys0")["n"] == [16, 20, 16, 20]).all()

@@ -11,6 +11,7 @@ import polars as pl
 
 from ..core import results
 from ..core.frames import InputError
+from ..warn import DroppedQueriesWarning, warn
 
 _EPS_TIES = np.finfo(float).eps * 100  # scipy.stats.permutation_test's relative tolerance
 _BATCH_ELEMENTS = 4_000_000  # resampling works in chunks of about this many numbers
@@ -100,6 +101,20 @@ def _normalise(per_query, by) -> _Data:
         v[q_pos, s_pos] = long[m].to_numpy(dtype=float, na_value=np.nan)
         values[m] = v
     return _Data(systems, qids, metrics, values, present, polars)
+
+
+def _say_lacking(data: _Data, function: str, rule: str) -> None:
+    """Warn when some system lacks per-query rows that another system has, naming each such
+    system and how many queries it lacks, and the ``rule`` the function applies to them."""
+    lacking = (~data.present).sum(axis=0)
+    if not lacking.any():
+        return
+    total = len(data.qids)
+    shown = ", ".join(f"{s!r} {int(k)} of {total}" for s, k in zip(data.systems, lacking) if k)
+    warn(f"{function}: some systems lack queries that other systems have ({shown}); {rule}. "
+         "To score them, evaluate the runs with the qrels (run.ir.evaluate(qrels, metrics, "
+         "by=...)): a judged query a system returned nothing for then scores as an empty "
+         "ranking, as experiment's default missing='empty'", DroppedQueriesWarning)
 
 
 def _output(rows: dict, polars: bool):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import math
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -69,7 +70,7 @@ def _system_intervals(per: pd.DataFrame, by: str, metrics, undefined: str,
     """Mean and interval of each system's per-query values (undefined: skipped or 0):
     t-based, or ``scipy.stats.bootstrap`` (percentile or BCa, ``n_resamples``, ``seed``)."""
     sps = stats._scipy_stats()  # scipy, or an ImportError naming the extra to install
-    bootstrap, student = sps.bootstrap, sps.t
+    student = sps.t
 
     rows = []
     for system, block in per.groupby(level=by, sort=False, dropna=False):
@@ -84,11 +85,9 @@ def _system_intervals(per: pd.DataFrame, by: str, metrics, undefined: str,
                              / math.sqrt(n))
                 low, high = mean - half, mean + half
             elif n > 1 and v.std() > 0:
-                method = "BCa" if ci in ("bootstrap", "bootstrap-bca") else "percentile"
-                res = bootstrap((v,), np.mean, confidence_level=confidence, method=method,
-                                n_resamples=n_resamples, rng=np.random.default_rng(seed))
-                low, high = (float(res.confidence_interval.low),
-                             float(res.confidence_interval.high))
+                low, high = stats._bootstrap_mean_interval(
+                    v, confidence, stats.CIS[ci].scipy_method or "percentile", n_resamples,
+                    seed, sps)
             rows.append({"system": system, "metric": metric, "n": n, "mean": mean,
                          "ci_low": low, "ci_high": high})
     return pd.DataFrame(rows)
@@ -136,7 +135,11 @@ def experiment(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Metrics
     :data:`SETTINGS` (test, correction, alpha, ci, confidence, tie_policy, missing,
     undefined)
     say how the table was made, so that :func:`report` can caption it after a trip through
-    Polars or CSV. With ``per_query=True``: ``(table, per_query_values)``.
+    Polars or CSV. With ``per_query=True``: ``(table, per_query_values)``, the values
+    ``evaluate`` gives with ``undefined="nan"`` (an undefined value, such as AP of a query
+    with no relevant document, is NaN there; ``undefined`` decides what the table makes of
+    it: ``"skip"`` leaves it out of the means and comparisons, ``"zero"`` counts it as 0).
+    The comparison arguments are checked before anything is evaluated.
 
     >>> import trunc_accessor as ta
     >>> runs, qrels = ta.load_example("cranfield")
@@ -148,6 +151,9 @@ def experiment(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Metrics
     if not isinstance(missing, str) or missing not in MISSING:
         raise InputError(f"experiment: missing= must be one of {list(MISSING)}, not "
                          f"{missing!r}")
+    # compare's checks, before the evaluation they would otherwise follow
+    stats._check_compare(test, correction, alpha, n_resamples, seed, undefined, confidence, ci,
+                         family)
     frame, polars_in = _runs_frame(runs, by)
     if not isinstance(frame, (pl.DataFrame, pd.DataFrame)):
         raise InputError(f"experiment: runs must be a run frame with a {by!r} column or a "
@@ -159,7 +165,10 @@ def experiment(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Metrics
     if nameless.any():
         raise InputError(f"experiment: the system column {by!r} has a missing value (a run "
                          f"with no system name)")
-    per = frame.ir.evaluate(qrels, metrics, by=by, **evaluate_kw)  # type: ignore[union-attr]
+    # undefined values stay NaN here: ``undefined`` ("skip" or "zero") is applied below, by
+    # the means and by compare (evaluate's own default would turn them into 0 first)
+    per = frame.ir.evaluate(qrels, metrics, by=by, undefined="nan",  # type: ignore[union-attr]
+                            **evaluate_kw)
     per_pd = per.to_pandas().set_index([by, per.columns[1]]) if isinstance(per, pl.DataFrame) \
         else per
     absent = _absent(frame, qrels, per_pd, by)
@@ -177,7 +186,7 @@ def experiment(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Metrics
     if baselines:
         blocks = []
         for b in baselines:
-            compared = stats.compare(per_pd, baseline=b, **compare_kw)
+            compared = _compare(per_pd, b, compare_kw)
             cols = ["metric", "system", "delta", "ci_low", "ci_high", "n", "p_value",
                     "p_adjusted", "significant", "wins", "ties", "losses", "effect_size"]
             part = compared[cols].rename(columns={"ci_low": "delta_ci_low",
@@ -192,7 +201,7 @@ def experiment(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Metrics
             blocks.append(block)
         table = pd.concat(blocks, ignore_index=True)
     else:
-        compared = stats.compare(per_pd, baseline=None, **compare_kw)
+        compared = _compare(per_pd, None, compare_kw)
         better = compared[compared["significant"]]
         beats: dict = {}
         for _, row in better.iterrows():
@@ -214,6 +223,15 @@ def experiment(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Metrics
     if per_query:
         return out, per
     return out
+
+
+def _compare(per: pd.DataFrame, baseline, compare_kw: dict) -> pd.DataFrame:
+    """stats.compare, without its warning about queries a system lacks (with
+    missing='skip' experiment has said which, and why)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="compare: some systems lack queries",
+                                category=DroppedQueriesWarning)
+        return stats.compare(per, baseline=baseline, **compare_kw)
 
 
 def _absent(frame, qrels, per: pd.DataFrame, by: str) -> np.ndarray:

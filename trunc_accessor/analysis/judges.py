@@ -2,12 +2,16 @@
 
 Each judge is a qrels frame (qid, docid, rel and their aliases; pandas or Polars); the
 statistics are taken over the (qid, docid) pairs the judges labelled. ``missing`` says what
-happens to a pair some judge did not label: ``"drop"`` (default: left out, with an
-:class:`~trunc_accessor.warn.AgreementWarning` counting what each judge lacks),
-``"nonrelevant"`` (the absent label is grade 0, as trec_eval reads an unjudged document) or
-``"keep"`` (kept as a missing label: Krippendorff's α uses such pairs as the ``krippendorff``
-package does, Cohen's κ the pairs both judges labelled, Fleiss' κ the pairs every judge
-labelled). :func:`coverage` counts the pairs each judge labels and lacks.
+happens to a pair some judge did not label: ``"keep"`` (the default of :func:`agreement`
+and :func:`krippendorff_alpha`: kept as a missing label; Krippendorff's α uses every
+pairable value, i.e. every pair at least two judges labelled, as Krippendorff (2011)
+defines it and the ``krippendorff`` package computes it, Cohen's κ the pairs both judges
+labelled, Fleiss' κ the pairs every judge labelled), ``"drop"`` (the default of the
+other functions: left out, with an :class:`~trunc_accessor.warn.AgreementWarning`
+counting what each judge lacks; over three or more judges this also leaves out pairs two
+judges share, and changes α) or ``"nonrelevant"`` (the absent label is grade 0, as
+trec_eval reads an unjudged document). :func:`coverage` counts the pairs each judge labels
+and lacks.
 
 ``relevance_level`` binarises the labels (``rel >= level`` → 1, else 0) before any statistic;
 without it the graded scale is used, its categories being the grades the judges use
@@ -48,6 +52,7 @@ import polars as pl
 
 from .._typing import Frame, Result
 from ..errors import InputError
+from ..warn import AgreementWarning, warn
 from ..io.examples import load_judges
 from . import label_stats as ls
 from ._common import _check_choice
@@ -62,6 +67,7 @@ from .judgments import (
     _frame,
     _Labels,
     _per_query,
+    _ratio_refusal,
     _read,
     _say_undefined,
     _statistic,
@@ -77,12 +83,14 @@ __all__ = ["LeaderboardAgreement", "agreement", "align", "bland_altman", "bland_
 def agreement(*qrels: Frame | Mapping[str, Frame], names: Sequence[str] | None = None,
               statistics: Sequence[str] | None = None, relevance_level: float | None = None,
               grades: Sequence[float] | None = None, by: str | None = None,
-              missing: str = "drop", confidence: float | None = 0.95,
+              missing: str = "keep", confidence: float | None = 0.95,
               n_resamples: int = 1000, seed: int | None = 0) -> Result:
     """Agreement between judges, one row per statistic (and pair of judges).
 
-    ``qrels``: two or more qrels frames (pandas or Polars), or one mapping {judge name:
-    qrels}. ``statistics`` (default: all that apply; Fleiss' κ from three judges on):
+    ``qrels``: two or more qrels frames (pandas or Polars) as separate arguments or as one
+    list (judges named judge_1, judge_2, … unless ``names=``), or one mapping {judge name:
+    qrels}. ``statistics`` (default: all that apply; Fleiss' κ from three judges on, α at
+    the ratio level only when no grade is negative, else left out with a warning):
 
     * between every pair of judges: ``agreement`` (observed share of equal labels p_o),
       ``cohen_kappa`` (Cohen 1960: (p_o − p_e)/(1 − p_e)), ``cohen_kappa_linear`` and
@@ -92,7 +100,9 @@ def agreement(*qrels: Frame | Mapping[str, Frame], names: Sequence[str] | None =
     * over all judges: ``fleiss_kappa`` (Fleiss 1971; the pairs every judge labelled),
       ``alpha_nominal``, ``alpha_ordinal``, ``alpha_interval``, ``alpha_ratio``
       (Krippendorff's α, Krippendorff 2011, with that level's distance), as the
-      ``krippendorff`` package.
+      ``krippendorff`` package (with the default ``missing="keep"``: over every pairable
+      value). ``alpha_ratio`` refuses negative grades (an InputError): ratio data have an
+      absolute zero, and ((c − k)/(c + k))² is undefined where c = −k.
 
     Pooled (``by=None``): columns statistic, judges, value, ci_low, ci_high (percentile
     bootstrap over queries, ``n_resamples`` resamples drawn with ``default_rng(seed)``;
@@ -116,11 +126,18 @@ def agreement(*qrels: Frame | Mapping[str, Frame], names: Sequence[str] | None =
     lab = _read(qrels, names, function="agreement", missing=missing,
                 relevance_level=relevance_level, grades=grades)
     m = len(lab.names)
+    ratio_refused = _ratio_refusal(lab, "agreement")
     if statistics is None:
         statistics = [s for s in PAIR_STATISTICS + ALL_STATISTICS
-                      if s != "fleiss_kappa" or m >= 3]
+                      if (s != "fleiss_kappa" or m >= 3)
+                      and (s != "alpha_ratio" or ratio_refused is None)]
+        if ratio_refused is not None:
+            warn(ratio_refused.replace("level='ratio' needs", "alpha_ratio is left out: it "
+                                       "needs", 1), AgreementWarning)
     for s in statistics:
         _check_choice("statistics", s, PAIR_STATISTICS + ALL_STATISTICS)
+    if "alpha_ratio" in statistics and ratio_refused is not None:
+        raise InputError(ratio_refused)
     rows: dict[str, list] = {k: [] for k in ("statistic", "judges", "value", "ci_low",
                                              "ci_high", "n_pairs", "n_queries", "qid")}
     undefined = []
@@ -219,17 +236,21 @@ def fleiss_kappa(*qrels: Frame | Mapping[str, Frame], relevance_level: float | N
 
 def krippendorff_alpha(*qrels: Frame | Mapping[str, Frame], level: str = "nominal",
                        relevance_level: float | None = None, by: str | None = None,
-                       missing: str = "drop", names: Sequence[str] | None = None) -> Any:
+                       missing: str = "keep", names: Sequence[str] | None = None) -> Any:
     """Krippendorff's α over any number of judges (Krippendorff, "Computing Krippendorff's
     alpha-reliability", 2011), as ``krippendorff.alpha(reliability_data,
-    level_of_measurement=level)``.
+    level_of_measurement=level)`` (NaN where a judge gave no label).
 
     α = 1 − D_o/D_e = 1 − Σ o_ck δ²_ck / Σ e_ck δ²_ck over the coincidence matrix o (each
     ordered pair of labels of one judged pair adds 1/(m_u − 1), m_u its labels) and
     e_ck = n_c(n_k − [c = k])/(n − 1). δ²: ``"nominal"`` [c ≠ k], ``"ordinal"``
     (Σ_{g=c..k} n_g − (n_c + n_k)/2)², ``"interval"`` (c − k)², ``"ratio"``
-    ((c − k)/(c + k))², on the grades' values. ``missing="keep"`` keeps pairs some judge did
-    not label (a pair with one label adds nothing).
+    ((c − k)/(c + k))², on the grades' values. The ratio level needs grades ≥ 0 (ratio data
+    have an absolute zero; the distance is undefined where c = −k): negative grades such as
+    TREC's spam −2 are refused; map them first or use the interval or ordinal level.
+    ``missing="keep"`` (default) uses every pairable value, as the definition does: a pair
+    some judge did not label still counts with the labels it has (a pair with one label adds
+    nothing); ``missing="drop"`` keeps only the pairs every judge labelled.
 
     >>> import pandas as pd
     >>> a = pd.DataFrame({"qid": 1, "docid": list("abcd"), "rel": [0, 1, 2, 3]})
@@ -241,6 +262,8 @@ def krippendorff_alpha(*qrels: Frame | Mapping[str, Frame], level: str = "nomina
     _check_choice("level", level, LEVELS)
     lab = _read(qrels, names, function="krippendorff_alpha", missing=missing,
                 relevance_level=relevance_level)
+    if level == "ratio" and (refused := _ratio_refusal(lab, "krippendorff_alpha")):
+        raise InputError(refused)
     return _one(lab, f"alpha_{level}", tuple(range(len(lab.names))), by,
                 "krippendorff_alpha")
 

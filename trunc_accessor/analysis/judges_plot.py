@@ -77,7 +77,10 @@ def bland_altman_plot(reference: Frame | Mapping[str, Frame], other: Frame | Non
     are few, so each distinct point is one bubble whose area grows with the number of pairs
     it stands for (the count printed beside it). Lines at the bias and at the limits of
     agreement bias ∓ z·sd (as :func:`~trunc_accessor.analysis.judges_detail.bland_altman`,
-    ``ddof=1``) and at 0. Returns the Axes.
+    ``ddof=1``) and at 0. Returns the Axes. The legend sits beside the Axes, inside the
+    figure (a new figure has ``layout="constrained"``, so a plain ``savefig`` keeps it
+    whole); with your own ``ax``, give its figure that layout or save with
+    ``bbox_inches="tight"``.
     """
     args = (reference,) if other is None else (reference, other)
     lab = _read(args, names, function="bland_altman_plot", missing=missing, two=True,
@@ -88,7 +91,7 @@ def bland_altman_plot(reference: Frame | Mapping[str, Frame], other: Frame | Non
                                return_counts=True)
     n, bias, _sd, low, high = ls.bland_altman(
         ls.difference_sums(lab.q, a, b, lab.n_q).sum(axis=0), z)
-    ax = _new_axes(ax, (6.4, 4.4))
+    ax = _new_axes(ax, (6.4, 4.4), layout="constrained")
     area = 20 + 600 * counts / max(counts.max(), 1)  # points²
     ax.scatter(points[:, 0], points[:, 1], s=area, alpha=0.5, color="steelblue",
                edgecolor="navy", zorder=3)

@@ -15,7 +15,16 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ..core.columns import DOCID_NAMES, QID_NAMES, REL_NAMES, Columns, _names, _pick, check_frame
+from ..core.columns import (
+    DOCID_NAMES,
+    QID_NAMES,
+    REL_NAMES,
+    Columns,
+    _names,
+    _pick,
+    check_frame,
+    is_pandas,
+)
 from ..core.frames import normalise, to_polars
 from ..core.keys import _key_kind, key_dtype, qid_sort_keys
 from ..errors import InputError, InputTypeError
@@ -68,13 +77,21 @@ def _shown(grades: np.ndarray) -> list:
 
 
 def _judge_frames(args: tuple, names, function: str, two: bool) -> tuple[list, list[str]]:
-    """The judges' frames and names: frames in order, or one mapping {name: frame}."""
+    """The judges' frames and names: frames in order (separate arguments, or one list or
+    tuple of them), or one mapping {name: frame}."""
     if len(args) == 1 and isinstance(args[0], Mapping):
         if names is not None:
             raise InputError(f"{function}: names= with a mapping; its keys name the judges")
         frames, names = list(args[0].values()), [str(k) for k in args[0]]
     else:
-        frames = list(args)
+        frames = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) \
+            else list(args)
+        for i, frame in enumerate(frames):
+            if not _is_frame(frame):
+                raise InputTypeError(
+                    f"{function}: judge {i + 1} is a {type(frame).__name__}, not a qrels "
+                    "frame: pass the judges' qrels frames (pandas or Polars) as separate "
+                    "arguments, as one list of frames, or as one mapping {judge name: qrels}")
         if names is None:
             names = ["reference", "other"] if two else [f"judge_{i + 1}"
                                                          for i in range(len(frames))]
@@ -194,6 +211,10 @@ def _grade_scale(grades, function: str) -> np.ndarray:
     return np.sort(scale)
 
 
+def _is_frame(frame) -> bool:
+    return isinstance(frame, (pl.DataFrame, pl.LazyFrame)) or is_pandas(frame)
+
+
 def _is_polars(frame) -> bool:
     return isinstance(frame, (pl.DataFrame, pl.LazyFrame))
 
@@ -242,6 +263,23 @@ def _check_interval(confidence, n_resamples, seed) -> None:
     if confidence is not None:
         _check_prob("confidence", confidence)
     _check_resampling(n_resamples, seed)
+
+
+def _ratio_refusal(lab: _Labels, function: str) -> str | None:
+    """Why Krippendorff's α at the ratio level cannot be taken of these labels (None if it
+    can): ratio data have an absolute zero and no negative values, and the ratio distance
+    ((c − k)/(c + k))² is undefined where c + k = 0 with c ≠ k (TREC's spam grade −2
+    against 2)."""
+    present = lab.values[~np.isnan(lab.values)]
+    if not len(present) or present.min() >= 0:
+        return None
+    row, j = map(int, np.argwhere(lab.values == present.min())[0])
+    where = lab.keys.row(row, named=True)
+    return (f"{function}: level='ratio' needs grades ≥ 0 (ratio data have an absolute zero; "
+            f"((c − k)/(c + k))² is undefined where c = −k), but judge {lab.names[j]!r} gives "
+            f"grade {present.min():g} to docid {where['docid']!r} of qid {where['qid']!r}. "
+            "Map the negative grades first (e.g. TREC's spam −2 to 0), binarise with "
+            "relevance_level=, or use level='interval' or 'ordinal'")
 
 
 def _statistic(lab: _Labels, name: str, pair: tuple[int, ...]):

@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ._common import _BATCH_ELEMENTS
 from .paired import _bootstrap_counts
 
 
@@ -192,14 +193,20 @@ def bootstrap_interval(sums: np.ndarray, finish: Callable[[np.ndarray], np.ndarr
     ``n_resamples`` times with ``default_rng(seed)`` (the draws of ``scipy.stats.bootstrap``),
     the statistic recomputed from each resample's sums, and the (1 ± confidence)/2
     percentiles taken (linear interpolation, as ``numpy.percentile``). Resamples where the
-    statistic is undefined (NaN) are left out; all undefined: NaN."""
+    statistic is undefined (NaN) are left out; all undefined: NaN. Memory is bounded: the
+    resamples go through the matrix product in chunks of about four million numbers."""
     n_q = sums.shape[0]
     shape = finish(sums.sum(axis=0)).shape
     if n_q == 0:
         return np.full(shape, np.nan), np.full(shape, np.nan)
     flat = sums.reshape(n_q, -1)
-    values = [finish((counts @ flat).reshape((len(counts),) + sums.shape[1:]))
-              for counts in _bootstrap_counts(n_q, n_resamples, seed)]
+    # resamples per product: the chunks of _bootstrap_counts bound the count matrix
+    # (k × queries); a wide statistic (queries × categories² sums) also bounds the product
+    # (k × its width), so that memory stays bounded whatever the number of categories
+    step = max(1, _BATCH_ELEMENTS // max(flat.shape[1], 1))
+    values = [finish((part @ flat).reshape((len(part),) + sums.shape[1:]))
+              for counts in _bootstrap_counts(n_q, n_resamples, seed)
+              for part in (counts[i:i + step] for i in range(0, len(counts), step))]
     resampled = np.concatenate(values, axis=0)
     tail = (1.0 - confidence) / 2.0 * 100.0
     with warnings.catch_warnings():

@@ -84,7 +84,7 @@ def _common_queries(qrels_a, qrels_b, names) -> tuple[Any, Any]:
 
 def _per_query(frame, qrels, metrics, by: str, evaluate_kw) -> pd.DataFrame:
     """Per-query values, pandas, indexed by (system, qid)."""
-    per = frame.ir.evaluate(qrels, metrics, by=by, **evaluate_kw)
+    per = frame.ir.evaluate(qrels, metrics, by=by, undefined="nan", **evaluate_kw)
     if isinstance(per, pl.DataFrame):
         per = per.to_pandas().set_index([by, per.columns[1]])
     return per
@@ -112,7 +112,9 @@ def leaderboard_agreement(runs: Frame | Mapping[Any, Frame], qrels_a: Frame, qre
     rank change; and for every pair of systems the paired test of
     :func:`trunc_accessor.stats.compare` (``test``, ``correction``, ``alpha``,
     ``n_resamples``, ``seed``, ``undefined``) under each qrels, to see which pairs change
-    significance. Returns a :class:`LeaderboardAgreement`.
+    significance. ``undefined`` rules the means too: ``"skip"`` (default) leaves a value
+    the metric leaves undefined (AP of a query with no relevant document) out of the
+    system's mean, ``"zero"`` counts it as 0. Returns a :class:`LeaderboardAgreement`.
 
     >>> import trunc_accessor as ta
     >>> runs, qrels = ta.load_example("cranfield")
@@ -131,6 +133,8 @@ def leaderboard_agreement(runs: Frame | Mapping[Any, Frame], qrels_a: Frame, qre
                          f"{queries!r}")
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
         raise InputError(f"leaderboard_agreement: k= must be a whole number ≥ 1, not {k!r}")
+    # compare's checks, before the two evaluations they would otherwise follow
+    stats._check_compare(test, correction, alpha, n_resamples, seed, undefined)
     frame, polars_in = _runs_frame(runs, by)
     if not isinstance(frame, (pl.DataFrame, pd.DataFrame)) or by not in frame.columns:
         raise InputError(f"leaderboard_agreement: runs must be a run frame with a {by!r} "
@@ -139,6 +143,10 @@ def leaderboard_agreement(runs: Frame | Mapping[Any, Frame], qrels_a: Frame, qre
         qrels_a, qrels_b = _common_queries(qrels_a, qrels_b, names)
     per = [_per_query(frame, q, metrics, by, evaluate_kw) for q in (qrels_a, qrels_b)]
     labels = list(per[0].columns)
+    # undefined values arrive NaN: "skip" leaves them out of the means (as compare leaves
+    # them out of its pairs), "zero" counts them as 0 in both
+    if undefined == "zero":
+        per = [p.fillna(0.0) for p in per]
     means = [p.groupby(level=0, sort=False).mean() for p in per]
     systems = list(means[0].index)
     means[1] = means[1].reindex(systems)

@@ -229,9 +229,12 @@ def _systems(data, by: str, systems, label: str) -> list:
     return systems
 
 
-def _new_axes(ax, figsize):
+def _new_axes(ax, figsize, layout=None):
+    """``ax``, or the Axes of a new figure of ``figsize`` (``layout="constrained"`` for a
+    plot whose legend sits beside the Axes: the layout then makes room for it, so a plain
+    ``savefig`` keeps it whole)."""
     if ax is None:
-        _, ax = _pyplot().subplots(figsize=figsize)
+        _, ax = _pyplot().subplots(figsize=figsize, layout=layout)
     return ax
 
 
@@ -290,7 +293,8 @@ def query_distributions(per_query: Frame, metric: str, kind: str = "box", ax: Ax
     whiskers at 1.5 IQR, outliers) or violin (``kind="violin"``) per system, the system's
     mean marked with a white diamond. ``per_query``: pandas or Polars per-query values with
     a ``by`` column or index level; ``systems``: which to draw, in order (default: all, in
-    order of appearance). NaN (undefined) values are left out. Returns the Axes.
+    order of appearance). NaN (undefined) values are left out. Returns the Axes; its
+    legend sits beside it, inside the figure (as :func:`interval_plot`'s).
     """
     label = "query_distributions"
     if kind not in ("box", "violin"):
@@ -305,7 +309,7 @@ def query_distributions(per_query: Frame, metric: str, kind: str = "box", ax: Ax
     empty = [s for s, v in zip(names, values) if not len(v)]
     if empty:
         raise InputError(f"{label}: no defined {metric} value for system(s) {empty}")
-    ax = _new_axes(ax, (max(4.0, 1.1 * len(names) + 1.5), 4.2))
+    ax = _new_axes(ax, (max(4.0, 1.1 * len(names) + 1.5), 4.2), layout="constrained")
     pos = np.arange(1, len(names) + 1)
     if kind == "box":
         ax.boxplot(values, positions=pos, widths=0.6, patch_artist=True,
@@ -463,7 +467,10 @@ def interval_plot(table: Frame, metric: str, ax: Axes = None, *, kind: str = "me
     mean as a vertical line, or 0 for differences) and significant differences filled.
 
     ``table``: what :func:`trunc_accessor.experiment` returns (pandas or Polars); ``metric``:
-    one of its metrics. Returns the Axes.
+    one of its metrics. Returns the Axes. The legend sits beside the Axes, inside the
+    figure (a new figure has ``layout="constrained"``, which makes room for it, so a plain
+    ``savefig`` keeps it whole); with your own ``ax``, give its figure that layout or save
+    with ``bbox_inches="tight"``.
     """
     label = "interval_plot"
     data = _frame_pandas(table, label)
@@ -490,7 +497,7 @@ def interval_plot(table: Frame, metric: str, ax: Axes = None, *, kind: str = "me
     else:
         centre, low, high = rows["mean"], rows["ci_low"], rows["ci_high"]
     names = [str(s) for s in rows[by]]
-    ax = _new_axes(ax, (5.6, 0.45 * len(names) + 1.4))
+    ax = _new_axes(ax, (5.6, 0.45 * len(names) + 1.4), layout="constrained")
     pos = np.arange(len(names))[::-1]
     c, lo, hi = (np.asarray(v, dtype=np.float64) for v in (centre, low, high))
     significant = rows["significant"].to_numpy(dtype=bool) if "significant" in rows \

@@ -29,6 +29,7 @@ from ._common import (
     _check_resampling,
     _normalise,
     _output,
+    _say_lacking,
     _scipy_stats,
 )
 from .paired import (
@@ -49,6 +50,40 @@ __all__ = ["CIS", "CORRECTIONS", "TESTS", "Correction", "Interval", "PairedTest"
 
 # ---------------------------------------------------------------------------- compare
 
+def _check_compare(test: str = "t", correction: str = "holm", alpha: float = 0.05,
+                   n_resamples: int = 10000, seed: int | None = 0, undefined: str = "skip",
+                   confidence: float = 0.95, ci: str = "t", family: str = "metric") -> None:
+    """The checks of :func:`compare`'s arguments, in one place for every caller
+    (:func:`compare`, ``experiment``, ``leaderboard_agreement``), made before any work: an
+    :class:`~trunc_accessor.errors.InputError` naming the argument, never SciPy's or
+    NumPy's error from deep inside."""
+    _check_choice("test", test, TESTS)
+    _check_choice("correction", correction, CORRECTIONS)
+    _check_choice("undefined", undefined, ("skip", "zero"))
+    _check_choice("ci", ci, CIS)
+    _check_choice("family", family, ("metric", "all"))
+    _check_prob("alpha", alpha)
+    _check_prob("confidence", confidence)
+    _check_resampling(n_resamples, seed)
+
+
+def _bootstrap_mean_interval(values: np.ndarray, confidence: float, method: str,
+                             n_resamples: int, seed: int | None, stats) -> tuple[float, float]:
+    """``scipy.stats.bootstrap`` interval of the mean of ``values`` (``method`` "BCa" or
+    "percentile", ``rng=default_rng(seed)``), its resamples drawn in batches once
+    ``n_resamples × len(values)`` passes about four million numbers, so that memory stays
+    bounded whatever ``n_resamples`` (SciPy draws the same resamples in one call below that
+    size, so the default draws are SciPy's own single call's)."""
+    big = n_resamples * values.size > _BATCH_ELEMENTS
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        res = stats.bootstrap((values,), np.mean, n_resamples=n_resamples,
+                              confidence_level=confidence, method=method, vectorized=True,
+                              rng=np.random.default_rng(seed),
+                              batch=max(1, _BATCH_ELEMENTS // values.size) if big else None)
+    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
 def compare(per_query: Frame | Mapping[Any, Frame], baseline: Any = None, test: str = "t",
             correction: str = "holm",
             alpha: float = 0.05, n_resamples: int = 10000, seed: int | None = 0,
@@ -58,61 +93,79 @@ def compare(per_query: Frame | Mapping[Any, Frame], baseline: Any = None, test: 
 
     Parameters
     ----------
-    per_query : pandas DataFrame indexed by (system, qid) (``run.ir.evaluate(..., by=...)``),
-        Polars DataFrame with columns system, qid and metrics, or a mapping ``{system: frame
-        indexed by / with a column qid}``. The result has the same library.
-    baseline : a system name; every other system is compared with it (column ``baseline``).
-        None (default): all pairs ``system`` < ``other`` in input order (column ``other``).
-    test : "t" (``scipy.stats.ttest_rel``), "wilcoxon" (``scipy.stats.wilcoxon`` of the
-        differences with scipy's defaults: ``zero_method="wilcox"`` drops zero differences,
-        ``method="auto"``, no continuity correction), "sign" (``scipy.stats.binomtest`` of wins
-        among wins + losses, ties dropped), "randomization" (Fisher's paired randomisation
-        test of the mean difference by random sign flips, Smucker, Allan & Carterette 2007;
-        p-value as ``scipy.stats.permutation_test(..., permutation_type="samples")`` with
-        ``rng=np.random.default_rng(seed)``: the same sign flips, ``(count + 1) / (B + 1)``
-        (the observed statistic counts as a resample), ``2 * min(lower, upper)``, exact
-        enumeration without the +1 when ``2**n <= n_resamples``; only the tie tolerance is
-        wider, ``100 eps * max(|mean d|, mean |d|)``, so exact ties on grid values count) or
-        "bootstrap" (paired bootstrap test of the mean difference shifted to the null, Efron &
-        Tibshirani 1993 §16.4, Sakai 2006: ``p = (1 + #{|m*_b - m| >= |m|}) / (B + 1)``).
-        All are two-sided.
-    correction : "holm" (default), "bonferroni", "fdr_bh", "fdr_by" or "none", applied over
-        ``family``: "metric" (the tests of one metric) or "all" (every row). Same values as
-        statsmodels' ``multipletests``; an undefined (NaN) p-value is left out of the family.
-    alpha : ``significant`` is ``p_adjusted <= alpha``.
-    n_resamples, seed : for the resampling tests and bootstrap intervals; each metric (and
-        each set of paired queries) restarts ``numpy.random.default_rng(seed)``. Memory is
-        bounded whatever ``n_resamples`` (resamples are drawn in chunks); time grows
-        linearly with it (a hand timing here: 1–2 s per million resamples of 50 queries for
-        one pair).
-        The bootstrap test needs at least 4 queries (NaN below).
-    undefined : "skip" (default): a query whose value is NaN (undefined) in either system is
-        left out of that pair. "zero": an undefined value counts as 0 (trec_eval's
-        convention). Either way only queries present in both systems are paired.
-    confidence, ci : interval of the mean difference: "t" (Student t on the paired
-        differences, ``ttest_rel(...).confidence_interval(confidence)``) or "bootstrap-bca" /
+    per_query : DataFrame or Mapping
+        Per-query values: a pandas DataFrame indexed by (system, qid) (what
+        ``run.ir.evaluate(qrels, metrics, by="system")`` returns), a Polars DataFrame with
+        columns system, qid and the metrics, or a mapping ``{system: frame indexed by / with
+        a column qid}``. The result has the same library. A system that lacks a query
+        another system has is compared on the queries both have, with a
+        ``DroppedQueriesWarning`` naming it and how many queries it lacks.
+    baseline : object, optional
+        A system name; every other system is compared with it (column ``baseline``). None
+        (default): all pairs ``system`` < ``other`` in input order (column ``other``).
+    test : str, default "t"
+        "t" (``scipy.stats.ttest_rel``), "wilcoxon" (``scipy.stats.wilcoxon`` of the
+        differences with SciPy's defaults: ``zero_method="wilcox"`` drops zero differences,
+        ``method="auto"``, no continuity correction), "sign" (``scipy.stats.binomtest`` of
+        wins among wins + losses, ties dropped), "randomization" (Fisher's paired
+        randomisation test of the mean difference by random sign flips, Smucker, Allan &
+        Carterette 2007; p-value as ``scipy.stats.permutation_test(...,
+        permutation_type="samples")`` with ``rng=np.random.default_rng(seed)``: the same sign
+        flips, ``(count + 1) / (B + 1)`` (the observed statistic counts as a resample),
+        ``2 * min(lower, upper)``, exact enumeration without the +1 when
+        ``2**n <= n_resamples``; only the tie tolerance is wider, ``100 eps * max(|mean d|,
+        mean |d|)``, so exact ties on grid values count) or "bootstrap" (paired bootstrap
+        test of the mean difference shifted to the null, Efron & Tibshirani 1993 §16.4,
+        Sakai 2006: ``p = (1 + #{|m*_b - m| >= |m|}) / (B + 1)``; NaN below 4 queries). All
+        are two-sided.
+    correction : str, default "holm"
+        "holm", "bonferroni", "fdr_bh", "fdr_by" or "none", applied over ``family``. Same
+        values as statsmodels' ``multipletests``; an undefined (NaN) p-value is left out of
+        the family.
+    alpha : float, default 0.05
+        ``significant`` is ``p_adjusted <= alpha``.
+    n_resamples : int, default 10000
+        Resamples of the resampling tests and of the bootstrap intervals. Memory is bounded
+        whatever ``n_resamples`` (resamples are drawn in chunks); time grows linearly with it
+        (a hand timing here: 1–2 s per million resamples of 50 queries for one pair).
+    seed : int or None, default 0
+        Seed of ``numpy.random.default_rng``, restarted for each metric (and each set of
+        paired queries).
+    undefined : str, default "skip"
+        "skip": a query whose value is NaN (undefined) in either system is left out of that
+        pair. "zero": an undefined value counts as 0 (trec_eval's convention). Either way
+        only queries present in both systems are paired.
+    confidence : float, default 0.95
+        Confidence level of the interval of the mean difference.
+    ci : str, default "t"
+        How that interval is made: "t" (Student t on the paired differences,
+        ``ttest_rel(...).confidence_interval(confidence)``), "bootstrap-bca" or
         "bootstrap-percentile" (``scipy.stats.bootstrap`` of the mean difference with that
-        method, ``n_resamples`` and ``rng=default_rng(seed)``; "bootstrap" = BCa).
-    by : name of the system column/level (default: the first index level, or the only
+        method, ``n_resamples`` and ``rng=default_rng(seed)``); "bootstrap" is BCa.
+    by : str, optional
+        Name of the system column/level (default: the first index level, or the only
         non-numeric column besides qid).
+    family : str, default "metric"
+        The family a correction runs over: "metric" (the tests of one metric) or "all"
+        (every row).
 
-    Returns columns metric, system, baseline|other, n (paired queries), mean_system,
-    mean_other (over the paired queries), delta (mean of system − other), ci_low, ci_high,
-    p_value, p_adjusted, significant, wins, ties, losses (queries where system is above,
-    equal to, below other) and effect_size (Cohen's d_z = mean(d) / sd(d), ddof=1; NaN when
-    n < 2 or sd = 0). Statistics that are undefined (too few queries, all differences 0 for
-    t/Wilcoxon, no wins or losses for the sign test) are NaN and never significant.
+    Returns
+    -------
+    DataFrame
+        Columns metric, system, baseline|other, n (paired queries), mean_system, mean_other
+        (over the paired queries), delta (mean of system − other), ci_low, ci_high,
+        p_value, p_adjusted, significant, wins, ties, losses (queries where system is
+        above, equal to, below other) and effect_size (Cohen's d_z = mean(d) / sd(d),
+        ddof=1; NaN when n < 2 or sd = 0). Statistics that are undefined (too few queries,
+        all differences 0 for t/Wilcoxon, no wins or losses for the sign test) are NaN and
+        never significant.
     """
-    _check_choice("test", test, TESTS)
-    _check_choice("correction", correction, CORRECTIONS)
-    _check_choice("undefined", undefined, ("skip", "zero"))
-    _check_choice("ci", ci, CIS)
-    _check_choice("family", family, ("metric", "all"))
-    _check_prob("alpha", alpha)
-    _check_prob("confidence", confidence)
-    _check_resampling(n_resamples, seed)
+    _check_compare(test, correction, alpha, n_resamples, seed, undefined, confidence, ci,
+                   family)
     stats = _scipy_stats()
     data = _normalise(per_query, by)
+    _say_lacking(data, "compare", "each comparison pairs only the queries both systems "
+                 "have, so those queries are left out of it (as experiment(missing='skip'))")
     systems = data.systems
     if baseline is not None:
         if baseline not in systems:
@@ -151,18 +204,8 @@ def compare(per_query: Frame | Mapping[Any, Frame], baseline: Any = None, test: 
                 # one scipy call per pair: batching rows changes float rounding of the
                 # resampled means, and so (with tied values) BCa's bias correction
                 for row, k in zip(d, members):
-                    with warnings.catch_warnings(), np.errstate(all="ignore"):
-                        warnings.simplefilter("ignore")
-                        # batch= bounds memory for large n_resamples (scipy draws the same
-                        # resamples only without it, so the default size keeps one call)
-                        big = n_resamples * row.size > _BATCH_ELEMENTS
-                        res = stats.bootstrap((row,), np.mean, n_resamples=n_resamples,
-                                              confidence_level=confidence, method=ci_method,
-                                              vectorized=True, rng=np.random.default_rng(seed),
-                                              batch=max(1, _BATCH_ELEMENTS // row.size)
-                                              if big else None)
-                    lows[k] = res.confidence_interval.low
-                    highs[k] = res.confidence_interval.high
+                    lows[k], highs[k] = _bootstrap_mean_interval(
+                        row, confidence, ci_method, n_resamples, seed, stats)
         for k, (i, j) in enumerate(pairs):
             d = diffs[k]
             n = d.size
