@@ -41,6 +41,11 @@ class AgreementWarning(TruncAccessorWarning):
     the judges used one grade only."""
 
 
+class EmptyRunWarning(TruncAccessorWarning):
+    """The run has no rows (a filter that removed everything?): every query of the qrels
+    (and of ``queries=``) is scored as an empty ranking, which most measures score 0."""
+
+
 class EmptyResultWarning(TruncAccessorWarning):
     """Nothing to score (empty qrels and no ``queries=``, or an empty run with ``by=``): the
     result is empty."""
