@@ -124,13 +124,45 @@ def test_precision_recall_eleven_points_per_system(cranfield, library):
     assert len(ax.lines) == 7
     for line in ax.lines:
         np.testing.assert_allclose(line.get_xdata(), np.linspace(0, 1, 11))
-    # the bm25 curve is the mean of trec_eval's interpolated precision at each level
+    # the bm25 curve is the mean of the interpolated precision at each level, tie-aware
+    # as evaluate's default
     bm25 = ax.lines[labels.index("bm25")].get_ydata()
     r0, q = cranfield
     values = r0[r0.system == "bm25"].ir.evaluate(
-        q, ["iprec_at_recall(recall=0)", "iprec_at_recall(recall=0.5)"], ties="trec_eval")
+        q, ["iprec_at_recall(recall=0)", "iprec_at_recall(recall=0.5)"])
     np.testing.assert_allclose([bm25[0], bm25[5]], values.mean().to_numpy())
     assert np.all(np.diff(bm25) <= 1e-12)  # interpolated precision never rises
+
+
+def test_precision_recall_averages_ties_by_default():
+    """The default ties="average", as everywhere else: each point is the mean over every
+    order of the tied documents, here enumerated (3!·2!·4! = 288 orders) and each order
+    scored by pytrec_eval (R = 5, where trec_eval 9's and 10's recall cuts agree)."""
+    import itertools
+
+    import pandas as pd
+    import pytrec_eval
+
+    rel = [1, 0, 1, 0, 1, 0, 0, 1, 0, 0]  # docs d0..d9; d10 relevant, not retrieved
+    score = [5, 5, 5, 4, 4, 3, 3, 3, 3, 2]
+    groups = [[0, 1, 2], [3, 4], [5, 6, 7, 8], [9]]
+    qrels_d, run_d = {}, {}
+    for n, order in enumerate(itertools.product(*(itertools.permutations(g) for g in groups))):
+        ranking = [d for g in order for d in g]
+        run_d[f"o{n}"] = {f"d{d}": float(10 - i) for i, d in enumerate(ranking)}
+        qrels_d[f"o{n}"] = {**{f"d{d}": rel[d] for d in range(10)}, "d10": 1}
+    levels = [f"iprec_at_recall_{r / 10:.2f}" for r in range(11)]
+    got = pytrec_eval.RelevanceEvaluator(qrels_d, {"iprec_at_recall"}).evaluate(run_d)
+    want = [np.mean([got[q][m] for q in got]) for m in levels]
+    assert len(got) == 288
+    runs = pd.DataFrame({"system": "s", "qid": "1", "docid": [f"d{d}" for d in range(10)],
+                         "score": np.asarray(score, dtype=float)})
+    qrels = pd.DataFrame({"qid": "1", "docid": [f"d{d}" for d in range(11)],
+                          "rel": rel + [1]})
+    ax = plot.precision_recall(runs, qrels)
+    np.testing.assert_allclose(ax.lines[0].get_ydata(), want, rtol=0, atol=1e-12)
+    trec = plot.precision_recall(runs, qrels, ties="trec_eval").lines[0].get_ydata()
+    assert np.abs(trec - want).max() > 0.01  # one order is not the mean over them
 
 
 def test_precision_recall_systems_and_levels(cranfield):

@@ -352,7 +352,7 @@ def _line_style(i: int) -> dict:
 
 
 def precision_recall(runs: Frame, qrels: Frame, systems: Sequence[Any] | None = None,
-                     levels: int | Sequence[float] = 11, ties: str = "trec_eval",
+                     levels: int | Sequence[float] = 11, ties: str = "average",
                      ax: Axes = None,
                      by: str = "system", **evaluate_kw: Any) -> Axes:
     """Interpolated precision–recall curves (the TREC 11-point curves of trec_eval's
@@ -361,10 +361,11 @@ def precision_recall(runs: Frame, qrels: Frame, systems: Sequence[Any] | None = 
 
     ``runs``: one run frame (pandas or Polars) with a ``by`` column; ``systems``: which to
     draw, in order (default: all). ``levels``: a number of evenly spaced recall levels from 0
-    to 1 (default 11) or the levels themselves. ``ties``: "trec_eval" (default) or "first"
-    (interpolated precision is not defined tie-aware when tied documents differ in
-    relevance). ``**evaluate_kw``: ``queries``, ``relevance_level``… as ``evaluate``.
-    Returns the Axes.
+    to 1 (default 11) or the levels themselves. ``ties``: as ``evaluate``: "average"
+    (default) is the exact mean over every order of tied documents of each query's
+    interpolated precision (McSherry & Najork 2008's tie-aware evaluation), "trec_eval"
+    trec_eval's order (score, then docid descending) and its numbers.
+    ``**evaluate_kw``: ``queries``, ``relevance_level``… as ``evaluate``. Returns the Axes.
     """
     label = "precision_recall"
     given: Any = levels
