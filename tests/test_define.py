@@ -124,3 +124,122 @@ def test_too_many_tie_orders_is_refused_with_the_way_out():
     with pytest.raises(ta.ParameterError, match="ties='first'"):
         single.user_ap(grades, scores=[1.0] * 40)
     assert not math.isnan(single.user_ap(grades, scores=[1.0] * 40, ties="first"))
+
+
+def _frontends(run):
+    """The run in every frontend: pandas, Polars, lazy Polars, Dask."""
+    import dask.dataframe as dd
+
+    frame = pl.from_pandas(run)
+    return {"pandas": run, "polars": frame, "lazy": frame.lazy(),
+            "dask": dd.from_pandas(run, npartitions=2)}
+
+
+def _values(res):
+    if isinstance(res, pl.LazyFrame):
+        res = res.collect()
+    if hasattr(res, "compute"):
+        res = res.compute()
+    if isinstance(res, pl.DataFrame):
+        return res.to_pandas().set_index("qid")
+    return res
+
+
+@pytest.mark.parametrize("name", ["P_10", "ndcg_cut_10", "p_10", "NDCG_CUT_10", "P_IA", "SetP",
+                                  "setp", "nDCG", "hits", "ndcg_burges", "official", "all_trec",
+                                  "success_5", "iprec_at_recall_0", "relstring", "gm_map"])
+def test_a_name_another_dialect_reads_is_refused(name):
+    """run.ir.P_10 would be the user's function while evaluate(["P_10"]) and -m P_10 are
+    trec_eval's precision under the same column label: such names (in any letter case, as
+    the registry's are case-insensitive) are refused, as names and as aliases, and nothing
+    is registered."""
+    run, qrels = ta.load_example()
+    before = set(REGISTRY)
+    with pytest.raises(ta.ParameterError, match=rf"define: '{name}' is (trec_eval|ir_measures|ranx|a built-in)"):
+        define(plain_ap, name)
+    with pytest.raises(ta.ParameterError, match=rf"'{name}' is (trec_eval|ir_measures|ranx|a built-in)"):
+        define(plain_ap, "dialect_free", aliases=(name,))
+    assert set(REGISTRY) == before and not hasattr(run.ir, "dialect_free")
+    if name == "P_10":  # what the name means everywhere: trec_eval's P_10
+        assert (run.ir.evaluate(qrels, ["P_10"])["P_10"] == run.ir.precision(qrels, k=10)).all()
+
+
+@pytest.mark.parametrize("name", ["qid", "query_id", "topic", "QID"])
+def test_a_qid_column_name_is_refused(name):
+    """A metric named like a qid column would replace the result's key column (a Polars
+    evaluate gave a frame whose qid column held the metric's values)."""
+    with pytest.raises(ta.ParameterError, match="qid column"):
+        define(plain_ap, name)
+    with pytest.raises(ta.ParameterError, match="qid column"):
+        define(plain_ap, "qid_free", aliases=(name,))
+    assert "qid_free" not in REGISTRY
+
+
+def test_a_metric_labelled_like_the_qid_column_is_refused_at_the_call():
+    """The call checks it too (a metric registered below define's checks): the result
+    would hold two qid columns."""
+    from trunc_accessor.registry import register, unregister
+
+    run, qrels = ta.load_example()
+    register("query_id", user=True)(lambda prep, level: np.zeros(prep.n_segments))
+    try:
+        renamed = run.rename(columns={"qid": "query_id"})
+        for library, frame in _frontends(renamed).items():
+            with pytest.raises(ta.InputError, match="'query_id' would have the name of the "
+                                                    "result's qid column"):
+                _values(frame.ir.evaluate(qrels, ["query_id", "ap"]))
+    finally:
+        unregister("query_id")
+
+
+ACCESSOR_METHODS = ["evaluate", "truncate", "truncate_at", "cutoff_curve", "optimal_cutoff",
+                    "crp", "crp_archetype", "plot_crp", "rbo", "overlap", "fuse"]
+
+
+@pytest.mark.parametrize("name", ACCESSOR_METHODS + ["_frame", "_evaluate", "__init__"])
+def test_an_accessor_method_name_is_refused_on_every_frontend(name):
+    """define / @ta.metric with the name of an accessor method replaced the method on every
+    frontend (run.ir.evaluate(...) then raised "TypeError: too many positional arguments");
+    it is refused before anything changes, and every frontend's methods still work."""
+    run, qrels = ta.load_example()
+    frames = _frontends(run)
+    with pytest.raises(ta.ParameterError, match="accessor method|starts with a letter"):
+        define(plain_ap, name)
+    with pytest.raises(ta.ParameterError, match="accessor method|starts with a letter"):
+        metric(name)(plain_ap)
+    assert name not in REGISTRY
+    want = run.ir.ap(qrels)
+    for library, frame in frames.items():
+        got = _values(frame.ir.evaluate(qrels, ["ap"]))["ap"]
+        np.testing.assert_array_equal(got.to_numpy(), want.to_numpy())
+
+
+def test_every_accessor_attribute_is_covered():
+    """The refused names are every attribute of every frontend's accessor class that is
+    not a metric's method."""
+    import dask.dataframe as dd
+
+    from trunc_accessor.frontends._methods import accessor_attributes
+
+    run, _ = ta.load_example()
+    classes = [type(run.ir), type(pl.from_pandas(run).ir), type(pl.from_pandas(run).lazy().ir),
+               type(dd.from_pandas(run, npartitions=1).ir)]
+    public = {a for cls in classes for a in dir(cls) if not a.startswith("_")}
+    assert public - set(REGISTRY) == set(ACCESSOR_METHODS)
+    assert set(ACCESSOR_METHODS) <= accessor_attributes()
+
+
+def test_unregister_takes_the_method_off_every_frontend():
+    """unregister removed the name from the registry but left run.ir.NAME, which went on
+    computing the removed metric."""
+    from trunc_accessor.registry import unregister
+
+    run, qrels = ta.load_example()
+    define(lambda grades, judged: 1.0, "short_lived")
+    frames = _frontends(run)
+    assert all(hasattr(f.ir, "short_lived") for f in frames.values())
+    unregister("short_lived")
+    for library, frame in frames.items():
+        assert not hasattr(frame.ir, "short_lived"), library
+    with pytest.raises(AttributeError):
+        single.short_lived([1])

@@ -130,7 +130,7 @@ def split(spec: str, trec: bool = False) -> TrecSpec | None:
     for name in sorted(BY_NAME, key=len, reverse=True):
         m = BY_NAME[name]
         if m.kind in ("cutoffs", "levels") and spec.startswith(name + "_") \
-                and _VALUES.fullmatch(spec[len(name) + 1:]):
+                and VALUES.fullmatch(spec[len(name) + 1:]):
             # only numbers after the underscore: P_IA@20 (ir_measures' P_IA) and
             # success_at (an alias of success) are other dialects' names, not P_N
             return TrecSpec(m, spec[len(name) + 1:], replaces=False)
@@ -139,7 +139,7 @@ def split(spec: str, trec: bool = False) -> TrecSpec | None:
 
 # the VALUE of name_VALUE: a number (P_10, iprec_at_recall_0.10, 1e3) or a list of them
 _NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
-_VALUES = re.compile(rf"{_NUMBER}(?:,{_NUMBER})*")
+VALUES = re.compile(rf"{_NUMBER}(?:,{_NUMBER})*")
 
 
 def _number(text: str, spec: str) -> float:

@@ -205,8 +205,13 @@ def define(function: Callable, name: str, *, params=None, aliases: Sequence[str]
     your own. ``aliases``: other names (case-insensitive). ``undefined``: when the value
     is undefined (say "Never undefined: …" if it never is). ``doc``: the docstring
     (default: the function's). ``ties``: what ``ties="average"`` computes, for the docs
-    (default for a per-ranking function: the enumeration it does). Defining a name again replaces your earlier definition (a
-    notebook cell run twice); a built-in name is refused.
+    (default for a per-ranking function: the enumeration it does). Defining a name again
+    replaces your earlier definition (a notebook cell run twice). Refused, naming why: a
+    built-in metric's name or alias; a name that trec_eval's, ir_measures' or ranx'
+    dialect reads as its own measure, in any letter case (``P_10``, ``ndcg_cut_10``,
+    ``SetP``, ``hits``); the name of an accessor method (``evaluate``, ``truncate``,
+    ``cutoff_curve``, ``crp``, …); a qid column's name (``qid``, ``query_id``, ``topic``);
+    a name starting with ``_``.
 
     >>> import trunc_accessor as ta
     >>> from trunc_accessor.user_metrics import define
@@ -225,13 +230,12 @@ def define(function: Callable, name: str, *, params=None, aliases: Sequence[str]
     """
     if not callable(function):
         raise ParameterError(f"define: function must be callable, not {type(function).__name__}")
-    if not isinstance(name, str) or not name.isidentifier():
-        raise ParameterError(f"define: a metric name is an identifier (letters, digits, _), "
-                             f"not {name!r}")
-    for alias in (name, *aliases):
-        owner = _owner(alias)
-        if owner is not None and not REGISTRY[owner].user:
-            raise ParameterError(f"define: {alias!r} is a built-in metric's name ({owner})")
+    if not isinstance(name, str) or not name.isidentifier() or name.startswith("_"):
+        raise ParameterError(f"define: a metric name is an identifier that starts with a "
+                             f"letter (letters, digits, _), not {name!r}")
+    if isinstance(aliases, str) or not all(isinstance(a, str) for a in aliases):
+        raise ParameterError(f"define: aliases= takes a list of strings, not {aliases!r}")
+    _check_names(name, aliases)
     declared = _params(params)
     _check_signature(function, name, [p.name for p in declared], vectorised)
     if name in REGISTRY:
@@ -244,6 +248,40 @@ def define(function: Callable, name: str, *, params=None, aliases: Sequence[str]
              ties=ties if ties is not None else "" if vectorised else PER_RANKING_TIES)(kernel)
     _install(name)
     return REGISTRY[name]
+
+
+def _check_names(name: str, aliases: Sequence[str]) -> None:
+    """Refuse a name or alias that means something else already: a built-in metric's name,
+    a name that trec_eval's, ir_measures' or ranx' dialect reads as its own measure (in
+    any letter case, as the registry's names are case-insensitive), a qid column's name (the
+    metric's column would replace the result's key), or, for the name, an accessor
+    method's (run.ir.NAME would replace it on every frontend). Checked before anything is
+    registered."""
+    from ..core.columns import QID_NAMES
+    from ..core.names import dialect_meaning
+    from ..frontends._methods import accessor_attributes
+
+    if name in accessor_attributes():
+        raise ParameterError(
+            f"define: {name!r} is the name of an accessor method (run.ir.{name}); a metric "
+            "of that name would replace it: choose another name")
+    for alias in (name, *aliases):
+        owner = _owner(alias)
+        if owner is not None and not REGISTRY[owner].user:
+            raise ParameterError(f"define: {alias!r} is a built-in metric's name ({owner})")
+        if owner is not None and owner != name:
+            raise ParameterError(f"define: {alias!r} already names your metric {owner!r}; "
+                                 "unregister it first")
+        meaning = dialect_meaning(alias)
+        if meaning is not None:
+            raise ParameterError(
+                f"define: {alias!r} is {meaning}, which evaluate and the command line read "
+                "before your metrics (run.ir.NAME and evaluate would disagree): choose "
+                "another name")
+        if alias.lower() in QID_NAMES:
+            raise ParameterError(
+                f"define: {alias!r} is the name of a qid column: the metric's result "
+                "column would replace the result's qid column: choose another name")
 
 
 def _check_signature(function: Callable, name: str, params: list[str], vectorised: bool):
