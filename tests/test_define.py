@@ -4,6 +4,7 @@ parameter checks; a per-ranking function is averaged exactly over tie orders."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import polars as pl
@@ -243,3 +244,92 @@ def test_unregister_takes_the_method_off_every_frontend():
         assert not hasattr(frame.ir, "short_lived"), library
     with pytest.raises(AttributeError):
         single.short_lived([1])
+
+
+def _first_grade_over_rank_two(grades, judged):
+    """Undefined when the first document is not relevant; else 1 / rank of the second
+    relevant document (0 if none)."""
+    if len(grades) == 0 or not grades[0] >= 1:
+        return float("nan")
+    hits = [i for i, g in enumerate(grades, 1) if g >= 1]
+    return 1.0 / hits[1] if len(hits) > 1 else 0.0
+
+
+def test_a_value_undefined_in_some_tie_orders_is_undefined_and_said():
+    """A per-ranking function undefined (NaN) in some orders of a tie and defined in others:
+    the mean over the orders is undefined (NaN; 0 under undefined="zero"), and an
+    UndefinedTieOrderWarning names the rankings. Queries defined in every order keep the
+    brute-force mean; those undefined in every order are plainly undefined, unsaid."""
+    import pandas as pd
+
+    from .reference import tie_orders
+
+    define(_first_grade_over_rank_two, "second_hit")
+    try:
+        # qid a: tie at the top of a relevant and a non-relevant document (partly undefined);
+        # b: relevant document alone first (defined in every order); c: never defined
+        run = pd.DataFrame({
+            "qid": ["a"] * 3 + ["b"] * 4 + ["c"] * 2,
+            "docid": ["a1", "a2", "a3", "b1", "b2", "b3", "b4", "c1", "c2"],
+            "score": [2.0, 2.0, 1.0, 3.0, 2.0, 2.0, 2.0, 1.0, 1.0]})
+        qrels = pd.DataFrame({"qid": ["a", "a", "b", "b", "b", "c"],
+                              "docid": ["a1", "a3", "b1", "b3", "b4", "c1"],
+                              "rel": [1, 1, 1, 1, 0, 0]})
+        grades = {"a": [1, 0, 1], "b": [1, 0, 1, 0], "c": [0, 0]}
+        scores = {q: run.loc[run.qid == q, "score"].tolist() for q in grades}
+        brute = {q: [_first_grade_over_rank_two(np.asarray(o, float), None)
+                     for o in tie_orders(grades[q], scores[q])] for q in grades}
+        assert 0 < sum(map(math.isnan, brute["a"])) < len(brute["a"])
+        assert not any(map(math.isnan, brute["b"])) and all(map(math.isnan, brute["c"]))
+        with pytest.warns(ta.UndefinedTieOrderWarning, match=r"1 ranking\(s\).*qid='a'") as rec:
+            nan = run.ir.second_hit(qrels, undefined="nan")
+        assert len([w for w in rec if w.category is ta.UndefinedTieOrderWarning]) == 1
+        assert math.isnan(nan["a"]) and math.isnan(nan["c"])
+        assert nan["b"] == pytest.approx(math.fsum(brute["b"]) / len(brute["b"]), abs=1e-15)
+        with pytest.warns(ta.UndefinedTieOrderWarning, match="0 under undefined='zero'"):
+            zero = run.ir.second_hit(qrels)
+        assert zero["a"] == 0.0 and zero["c"] == 0.0 and zero["b"] == nan["b"]
+        # one order: no tie to average, nothing to say
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", ta.UndefinedTieOrderWarning)
+            first = run.ir.second_hit(qrels, ties="first", undefined="nan")
+        assert first["a"] == pytest.approx(1 / 3)  # a1 (relevant) first, a3 at rank 3
+    finally:
+        from trunc_accessor.registry import unregister
+
+        unregister("second_hit")
+
+
+def test_too_many_tie_orders_is_refused_before_any_work_and_fast():
+    """100,000 tied documents of two grades: refused in well under a second (the count of
+    orders stops once past 10,000; it formed factorials of the whole group, 6.5 s), before
+    the function runs on any ranking."""
+    import time
+
+    import pandas as pd
+
+    calls = []
+    define(lambda grades, judged: calls.append(1) or 1.0, "counted")
+    try:
+        n = 100_000
+        big = pd.DataFrame({"qid": "2", "docid": [f"d{i}" for i in range(n)], "score": 1.0})
+        small = pd.DataFrame({"qid": "1", "docid": ["x"], "score": 1.0})
+        run = pd.concat([small, big])  # the small ranking comes first
+        qrels = pd.DataFrame({"qid": ["1", "2", "2"], "docid": ["x", "d0", "d1"],
+                              "rel": [1, 1, 0]})
+        start = time.perf_counter()
+        with pytest.raises(ta.ParameterError, match=r"qid='2' has more than 10,000"):
+            run.ir.counted(qrels)
+        assert time.perf_counter() - start < 1.5
+        assert calls == []  # refused before the function ran on qid 1
+        # at the budget's edge: C(n, 1) orders for one relevant among n tied documents
+        from trunc_accessor.metrics.user import _distinct_orders
+
+        assert _distinct_orders(np.array([1.0] + [0.0] * 9_999), 10_000) == 10_000
+        assert _distinct_orders(np.array([1.0] + [0.0] * 10_000), 10_000) == 10_001
+        assert _distinct_orders(np.array([1.0, 1.0, 0.0, 0.0, np.nan]), 10_000) == \
+            math.factorial(5) // (2 * 2)
+    finally:
+        from trunc_accessor.registry import unregister
+
+        unregister("counted")

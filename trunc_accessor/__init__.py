@@ -34,6 +34,7 @@ from .warn import (
     IdentifierWarning,
     SubtopicWarning,
     TruncAccessorWarning,
+    UndefinedTieOrderWarning,
 )
 
 __version__ = "0.1.0"
@@ -70,6 +71,7 @@ __all__ = [
     "ParameterError",
     "SubtopicWarning",
     "TruncAccessorWarning",
+    "UndefinedTieOrderWarning",
     "aggregate",
     "agreement",
     "compare",
