@@ -260,3 +260,64 @@ def test_compare_systems_example_runs_from_an_empty_folder(tmp_path, monkeypatch
     for name in ("topic_differences.png", "pr_curves.png", "out/new/r.md"):
         assert (tmp_path / name).exists(), name
     assert "| bm25 (baseline) |" in capsys.readouterr().out
+
+
+def _wrong_arguments(cranfield, per_query):
+    """(function, good keyword arguments, [(parameter, wrong value)]) for every ta.plot
+    function: wrong types for its frames and parameters."""
+    runs, qrels = cranfield
+    bm25 = runs[runs.system == "bm25"]
+    table = ta.experiment(runs, qrels, METRICS, baseline="bm25")
+    effort = bm25.ir.evaluate(qrels, ["ap", "twist"], ties="trec_eval")
+    names = [[1, 2, 3], {"a": 1}]
+    return [
+        (plot.precision_recall, {"runs": runs, "qrels": qrels},
+         [("runs", [1, 2, 3]), ("runs", "x"), ("runs", None), ("levels", "x"),
+          ("levels", ["x"]), ("levels", -1), ("levels", float("nan")), ("levels", object()),
+          ("systems", 5), ("systems", [[1]]), ("by", [1]), ("ax", 5)]),
+        (plot.cutoff_curves, {"runs": runs, "qrels": qrels},
+         [("runs", [1, 2, 3]), ("runs", 5), ("metric", 5), ("cutoffs", "abc"),
+          ("cutoffs", [1.5]), ("cutoffs", 5), ("systems", 5), ("by", [1]), ("ax", "x")]),
+        (plot.effort_gain, {"frame": effort},
+         [("frame", [1, 2, 3])] + [(p, v) for p in ("gain", "effort", "hue") for v in names]
+         + [("ax", 5)]),
+        (plot.interval_plot, {"table": table, "metric": "map"},
+         [("table", [1, 2, 3]), ("metric", [1]), ("by", [1]), ("ax", 5)]),
+        (plot.metric_scatter, {"table_or_per_query": per_query, "metric_x": "map",
+                               "metric_y": "nDCG@10"},
+         [("table_or_per_query", 5), ("metric_x", [1]), ("metric_y", {"a": 1}), ("by", [1]),
+          ("ax", 5)]),
+        (plot.query_distributions, {"per_query": per_query, "metric": "map"},
+         [("per_query", [1, 2, 3]), ("metric", [1]), ("by", [1]), ("systems", 5),
+          ("ax", 5)]),
+        (plot.topic_differences, {"per_query": per_query, "system": "tfidf",
+                                  "baseline": "bm25", "metric": "map"},
+         [("per_query", [1, 2, 3]), ("system", [1]), ("baseline", {"a": 1}), ("metric", [1]),
+          ("by", [1]), ("ax", 5)]),
+        (plot.plot_crp, {"run": bm25.drop(columns="system"), "qrels": qrels, "qids": ["1"]},
+         [("run", [1, 2, 3]), ("qids", 2.5), ("ncols", "x"), ("ncols", None), ("ncols", 0),
+          ("figsize", 5), ("figsize", "x"), ("figsize", (1, -2))]),
+    ]
+
+
+def test_wrong_argument_types_are_value_errors_naming_the_parameter(cranfield, per_query):
+    """ta.plot.cutoff_curves([1, 2, 3], …) and precision_recall([1, 2, 3], …) raised
+    AttributeError; every plot function now refuses a wrong type of frame or parameter with
+    the library's ValueError (InputError or ParameterError) naming the parameter, before
+    drawing anything."""
+    import matplotlib.pyplot as plt
+
+    from trunc_accessor.errors import InputError, ParameterError
+
+    for function, good, wrong in _wrong_arguments(cranfield, per_query):
+        function(**good)  # the good arguments draw
+        plt.close("all")
+        for param, value in wrong:
+            with pytest.raises((InputError, ParameterError)) as info:
+                function(**{**good, param: value})
+            assert param in str(info.value), (function.__name__, param, info.value)
+            assert not plt.get_fignums(), (function.__name__, param)  # nothing drawn
+    with pytest.raises(ValueError, match="runs must be a pandas or Polars DataFrame"):
+        plot.cutoff_curves([1, 2, 3], cranfield[1])
+    with pytest.raises(ValueError, match="runs must be a pandas or Polars DataFrame"):
+        plot.precision_recall([1, 2, 3], cranfield[1])
