@@ -18,7 +18,7 @@ Two kinds of implementation:
   per ranking, counted for every ranking before the function runs; beyond that the call
   raises and names ``ties="first"``/``"trec_eval"``). A value undefined (NaN) in some of
   those orders makes the mean undefined (NaN; 0 under ``undefined="zero"``), and an
-  :class:`~trunc_accessor.warn.UndefinedTieOrderWarning` names the rankings;
+  `trunc_accessor.UndefinedTieOrderWarning` names the rankings;
 * a **vectorised** kernel (``vectorised=True``): ``function(prep, level, **params) ->
   ndarray`` of one value per ranking, reading the prepared arrays
   (:class:`trunc_accessor.prepare.Prepared`) as the built-in kernels do.
