@@ -4,6 +4,7 @@ parameter checks; a per-ranking function is averaged exactly over tie orders."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import polars as pl
@@ -124,3 +125,212 @@ def test_too_many_tie_orders_is_refused_with_the_way_out():
     with pytest.raises(ta.ParameterError, match="ties='first'"):
         single.user_ap(grades, scores=[1.0] * 40)
     assert not math.isnan(single.user_ap(grades, scores=[1.0] * 40, ties="first"))
+
+
+def _frontends(run):
+    """The run in every frontend: pandas, Polars, lazy Polars, Dask."""
+    import dask.dataframe as dd
+
+    frame = pl.from_pandas(run)
+    return {"pandas": run, "polars": frame, "lazy": frame.lazy(),
+            "dask": dd.from_pandas(run, npartitions=2)}
+
+
+def _values(res):
+    if isinstance(res, pl.LazyFrame):
+        res = res.collect()
+    if hasattr(res, "compute"):
+        res = res.compute()
+    if isinstance(res, pl.DataFrame):
+        return res.to_pandas().set_index("qid")
+    return res
+
+
+@pytest.mark.parametrize("name", ["P_10", "ndcg_cut_10", "p_10", "NDCG_CUT_10", "P_IA", "SetP",
+                                  "setp", "nDCG", "hits", "ndcg_burges", "official", "all_trec",
+                                  "success_5", "iprec_at_recall_0", "relstring", "gm_map"])
+def test_a_name_another_dialect_reads_is_refused(name):
+    """run.ir.P_10 would be the user's function while evaluate(["P_10"]) and -m P_10 are
+    trec_eval's precision under the same column label: such names (in any letter case, as
+    the registry's are case-insensitive) are refused, as names and as aliases, and nothing
+    is registered."""
+    run, qrels = ta.load_example()
+    before = set(REGISTRY)
+    owners = "(trec_eval|ir_measures|ranx|a built-in)"
+    with pytest.raises(ta.ParameterError, match=rf"define: '{name}' is {owners}"):
+        define(plain_ap, name)
+    with pytest.raises(ta.ParameterError, match=rf"'{name}' is {owners}"):
+        define(plain_ap, "dialect_free", aliases=(name,))
+    assert set(REGISTRY) == before and not hasattr(run.ir, "dialect_free")
+    if name == "P_10":  # what the name means everywhere: trec_eval's P_10
+        assert (run.ir.evaluate(qrels, ["P_10"])["P_10"] == run.ir.precision(qrels, k=10)).all()
+
+
+@pytest.mark.parametrize("name", ["qid", "query_id", "topic", "QID"])
+def test_a_qid_column_name_is_refused(name):
+    """A metric named like a qid column would replace the result's key column (a Polars
+    evaluate gave a frame whose qid column held the metric's values)."""
+    with pytest.raises(ta.ParameterError, match="qid column"):
+        define(plain_ap, name)
+    with pytest.raises(ta.ParameterError, match="qid column"):
+        define(plain_ap, "qid_free", aliases=(name,))
+    assert "qid_free" not in REGISTRY
+
+
+def test_a_metric_labelled_like_the_qid_column_is_refused_at_the_call():
+    """The call checks it too (a metric registered below define's checks): the result
+    would hold two qid columns."""
+    from trunc_accessor.registry import register, unregister
+
+    run, qrels = ta.load_example()
+    register("query_id", user=True)(lambda prep, level: np.zeros(prep.n_segments))
+    try:
+        renamed = run.rename(columns={"qid": "query_id"})
+        for library, frame in _frontends(renamed).items():
+            with pytest.raises(ta.InputError, match="'query_id' would have the name of the "
+                                                    "result's qid column"):
+                _values(frame.ir.evaluate(qrels, ["query_id", "ap"]))
+    finally:
+        unregister("query_id")
+
+
+ACCESSOR_METHODS = ["evaluate", "truncate", "truncate_at", "cutoff_curve", "optimal_cutoff",
+                    "crp", "crp_archetype", "plot_crp", "rbo", "overlap", "fuse"]
+
+
+@pytest.mark.parametrize("name", ACCESSOR_METHODS + ["_frame", "_evaluate", "__init__"])
+def test_an_accessor_method_name_is_refused_on_every_frontend(name):
+    """define / @ta.metric with the name of an accessor method replaced the method on every
+    frontend (run.ir.evaluate(...) then raised "TypeError: too many positional arguments");
+    it is refused before anything changes, and every frontend's methods still work."""
+    run, qrels = ta.load_example()
+    frames = _frontends(run)
+    with pytest.raises(ta.ParameterError, match="accessor method|starts with a letter"):
+        define(plain_ap, name)
+    with pytest.raises(ta.ParameterError, match="accessor method|starts with a letter"):
+        metric(name)(plain_ap)
+    assert name not in REGISTRY
+    want = run.ir.ap(qrels)
+    for library, frame in frames.items():
+        got = _values(frame.ir.evaluate(qrels, ["ap"]))["ap"]
+        np.testing.assert_array_equal(got.to_numpy(), want.to_numpy())
+
+
+def test_every_accessor_attribute_is_covered():
+    """The refused names are every attribute of every frontend's accessor class that is
+    not a metric's method."""
+    import dask.dataframe as dd
+
+    from trunc_accessor.frontends._methods import accessor_attributes
+
+    run, _ = ta.load_example()
+    classes = [type(run.ir), type(pl.from_pandas(run).ir), type(pl.from_pandas(run).lazy().ir),
+               type(dd.from_pandas(run, npartitions=1).ir)]
+    public = {a for cls in classes for a in dir(cls) if not a.startswith("_")}
+    assert public - set(REGISTRY) == set(ACCESSOR_METHODS)
+    assert set(ACCESSOR_METHODS) <= accessor_attributes()
+
+
+def test_unregister_takes_the_method_off_every_frontend():
+    """unregister removed the name from the registry but left run.ir.NAME, which went on
+    computing the removed metric."""
+    from trunc_accessor.registry import unregister
+
+    run, qrels = ta.load_example()
+    define(lambda grades, judged: 1.0, "short_lived")
+    frames = _frontends(run)
+    assert all(hasattr(f.ir, "short_lived") for f in frames.values())
+    unregister("short_lived")
+    for library, frame in frames.items():
+        assert not hasattr(frame.ir, "short_lived"), library
+    with pytest.raises(AttributeError):
+        single.short_lived([1])
+
+
+def _first_grade_over_rank_two(grades, judged):
+    """Undefined when the first document is not relevant; else 1 / rank of the second
+    relevant document (0 if none)."""
+    if len(grades) == 0 or not grades[0] >= 1:
+        return float("nan")
+    hits = [i for i, g in enumerate(grades, 1) if g >= 1]
+    return 1.0 / hits[1] if len(hits) > 1 else 0.0
+
+
+def test_a_value_undefined_in_some_tie_orders_is_undefined_and_said():
+    """A per-ranking function undefined (NaN) in some orders of a tie and defined in others:
+    the mean over the orders is undefined (NaN; 0 under undefined="zero"), and an
+    UndefinedTieOrderWarning names the rankings. Queries defined in every order keep the
+    brute-force mean; those undefined in every order are plainly undefined, unsaid."""
+    import pandas as pd
+
+    from .reference import tie_orders
+
+    define(_first_grade_over_rank_two, "second_hit")
+    try:
+        # qid a: tie at the top of a relevant and a non-relevant document (partly undefined);
+        # b: relevant document alone first (defined in every order); c: never defined
+        run = pd.DataFrame({
+            "qid": ["a"] * 3 + ["b"] * 4 + ["c"] * 2,
+            "docid": ["a1", "a2", "a3", "b1", "b2", "b3", "b4", "c1", "c2"],
+            "score": [2.0, 2.0, 1.0, 3.0, 2.0, 2.0, 2.0, 1.0, 1.0]})
+        qrels = pd.DataFrame({"qid": ["a", "a", "b", "b", "b", "c"],
+                              "docid": ["a1", "a3", "b1", "b3", "b4", "c1"],
+                              "rel": [1, 1, 1, 1, 0, 0]})
+        grades = {"a": [1, 0, 1], "b": [1, 0, 1, 0], "c": [0, 0]}
+        scores = {q: run.loc[run.qid == q, "score"].tolist() for q in grades}
+        brute = {q: [_first_grade_over_rank_two(np.asarray(o, float), None)
+                     for o in tie_orders(grades[q], scores[q])] for q in grades}
+        assert 0 < sum(map(math.isnan, brute["a"])) < len(brute["a"])
+        assert not any(map(math.isnan, brute["b"])) and all(map(math.isnan, brute["c"]))
+        with pytest.warns(ta.UndefinedTieOrderWarning, match=r"1 ranking\(s\).*qid='a'") as rec:
+            nan = run.ir.second_hit(qrels, undefined="nan")
+        assert len([w for w in rec if w.category is ta.UndefinedTieOrderWarning]) == 1
+        assert math.isnan(nan["a"]) and math.isnan(nan["c"])
+        assert nan["b"] == pytest.approx(math.fsum(brute["b"]) / len(brute["b"]), abs=1e-15)
+        with pytest.warns(ta.UndefinedTieOrderWarning, match="0 under undefined='zero'"):
+            zero = run.ir.second_hit(qrels)
+        assert zero["a"] == 0.0 and zero["c"] == 0.0 and zero["b"] == nan["b"]
+        # one order: no tie to average, nothing to say
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", ta.UndefinedTieOrderWarning)
+            first = run.ir.second_hit(qrels, ties="first", undefined="nan")
+        assert first["a"] == pytest.approx(1 / 3)  # a1 (relevant) first, a3 at rank 3
+    finally:
+        from trunc_accessor.registry import unregister
+
+        unregister("second_hit")
+
+
+def test_too_many_tie_orders_is_refused_before_any_work_and_fast():
+    """100,000 tied documents of two grades: refused in well under a second (the count of
+    orders stops once past 10,000; it formed factorials of the whole group, 6.5 s), before
+    the function runs on any ranking."""
+    import time
+
+    import pandas as pd
+
+    calls = []
+    define(lambda grades, judged: calls.append(1) or 1.0, "counted")
+    try:
+        n = 100_000
+        big = pd.DataFrame({"qid": "2", "docid": [f"d{i}" for i in range(n)], "score": 1.0})
+        small = pd.DataFrame({"qid": "1", "docid": ["x"], "score": 1.0})
+        run = pd.concat([small, big])  # the small ranking comes first
+        qrels = pd.DataFrame({"qid": ["1", "2", "2"], "docid": ["x", "d0", "d1"],
+                              "rel": [1, 1, 0]})
+        start = time.perf_counter()
+        with pytest.raises(ta.ParameterError, match=r"qid='2' has more than 10,000"):
+            run.ir.counted(qrels)
+        assert time.perf_counter() - start < 1.5
+        assert calls == []  # refused before the function ran on qid 1
+        # at the budget's edge: C(n, 1) orders for one relevant among n tied documents
+        from trunc_accessor.metrics.user import _distinct_orders
+
+        assert _distinct_orders(np.array([1.0] + [0.0] * 9_999), 10_000) == 10_000
+        assert _distinct_orders(np.array([1.0] + [0.0] * 10_000), 10_000) == 10_001
+        assert _distinct_orders(np.array([1.0, 1.0, 0.0, 0.0, np.nan]), 10_000) == \
+            math.factorial(5) // (2 * 2)
+    finally:
+        from trunc_accessor.registry import unregister
+
+        unregister("counted")

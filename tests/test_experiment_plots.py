@@ -124,13 +124,45 @@ def test_precision_recall_eleven_points_per_system(cranfield, library):
     assert len(ax.lines) == 7
     for line in ax.lines:
         np.testing.assert_allclose(line.get_xdata(), np.linspace(0, 1, 11))
-    # the bm25 curve is the mean of trec_eval's interpolated precision at each level
+    # the bm25 curve is the mean of the interpolated precision at each level, tie-aware
+    # as evaluate's default
     bm25 = ax.lines[labels.index("bm25")].get_ydata()
     r0, q = cranfield
     values = r0[r0.system == "bm25"].ir.evaluate(
-        q, ["iprec_at_recall(recall=0)", "iprec_at_recall(recall=0.5)"], ties="trec_eval")
+        q, ["iprec_at_recall(recall=0)", "iprec_at_recall(recall=0.5)"])
     np.testing.assert_allclose([bm25[0], bm25[5]], values.mean().to_numpy())
     assert np.all(np.diff(bm25) <= 1e-12)  # interpolated precision never rises
+
+
+def test_precision_recall_averages_ties_by_default():
+    """The default ties="average", as everywhere else: each point is the mean over every
+    order of the tied documents, here enumerated (3!·2!·4! = 288 orders) and each order
+    scored by pytrec_eval (R = 5, where trec_eval 9's and 10's recall cuts agree)."""
+    import itertools
+
+    import pandas as pd
+    import pytrec_eval
+
+    rel = [1, 0, 1, 0, 1, 0, 0, 1, 0, 0]  # docs d0..d9; d10 relevant, not retrieved
+    score = [5, 5, 5, 4, 4, 3, 3, 3, 3, 2]
+    groups = [[0, 1, 2], [3, 4], [5, 6, 7, 8], [9]]
+    qrels_d, run_d = {}, {}
+    for n, order in enumerate(itertools.product(*(itertools.permutations(g) for g in groups))):
+        ranking = [d for g in order for d in g]
+        run_d[f"o{n}"] = {f"d{d}": float(10 - i) for i, d in enumerate(ranking)}
+        qrels_d[f"o{n}"] = {**{f"d{d}": rel[d] for d in range(10)}, "d10": 1}
+    levels = [f"iprec_at_recall_{r / 10:.2f}" for r in range(11)]
+    got = pytrec_eval.RelevanceEvaluator(qrels_d, {"iprec_at_recall"}).evaluate(run_d)
+    want = [np.mean([got[q][m] for q in got]) for m in levels]
+    assert len(got) == 288
+    runs = pd.DataFrame({"system": "s", "qid": "1", "docid": [f"d{d}" for d in range(10)],
+                         "score": np.asarray(score, dtype=float)})
+    qrels = pd.DataFrame({"qid": "1", "docid": [f"d{d}" for d in range(11)],
+                          "rel": rel + [1]})
+    ax = plot.precision_recall(runs, qrels)
+    np.testing.assert_allclose(ax.lines[0].get_ydata(), want, rtol=0, atol=1e-12)
+    trec = plot.precision_recall(runs, qrels, ties="trec_eval").lines[0].get_ydata()
+    assert np.abs(trec - want).max() > 0.01  # one order is not the mean over them
 
 
 def test_precision_recall_systems_and_levels(cranfield):
@@ -228,3 +260,64 @@ def test_compare_systems_example_runs_from_an_empty_folder(tmp_path, monkeypatch
     for name in ("topic_differences.png", "pr_curves.png", "out/new/r.md"):
         assert (tmp_path / name).exists(), name
     assert "| bm25 (baseline) |" in capsys.readouterr().out
+
+
+def _wrong_arguments(cranfield, per_query):
+    """(function, good keyword arguments, [(parameter, wrong value)]) for every ta.plot
+    function: wrong types for its frames and parameters."""
+    runs, qrels = cranfield
+    bm25 = runs[runs.system == "bm25"]
+    table = ta.experiment(runs, qrels, METRICS, baseline="bm25")
+    effort = bm25.ir.evaluate(qrels, ["ap", "twist"], ties="trec_eval")
+    names = [[1, 2, 3], {"a": 1}]
+    return [
+        (plot.precision_recall, {"runs": runs, "qrels": qrels},
+         [("runs", [1, 2, 3]), ("runs", "x"), ("runs", None), ("levels", "x"),
+          ("levels", ["x"]), ("levels", -1), ("levels", float("nan")), ("levels", object()),
+          ("systems", 5), ("systems", [[1]]), ("by", [1]), ("ax", 5)]),
+        (plot.cutoff_curves, {"runs": runs, "qrels": qrels},
+         [("runs", [1, 2, 3]), ("runs", 5), ("metric", 5), ("cutoffs", "abc"),
+          ("cutoffs", [1.5]), ("cutoffs", 5), ("systems", 5), ("by", [1]), ("ax", "x")]),
+        (plot.effort_gain, {"frame": effort},
+         [("frame", [1, 2, 3])] + [(p, v) for p in ("gain", "effort", "hue") for v in names]
+         + [("ax", 5)]),
+        (plot.interval_plot, {"table": table, "metric": "map"},
+         [("table", [1, 2, 3]), ("metric", [1]), ("by", [1]), ("ax", 5)]),
+        (plot.metric_scatter, {"table_or_per_query": per_query, "metric_x": "map",
+                               "metric_y": "nDCG@10"},
+         [("table_or_per_query", 5), ("metric_x", [1]), ("metric_y", {"a": 1}), ("by", [1]),
+          ("ax", 5)]),
+        (plot.query_distributions, {"per_query": per_query, "metric": "map"},
+         [("per_query", [1, 2, 3]), ("metric", [1]), ("by", [1]), ("systems", 5),
+          ("ax", 5)]),
+        (plot.topic_differences, {"per_query": per_query, "system": "tfidf",
+                                  "baseline": "bm25", "metric": "map"},
+         [("per_query", [1, 2, 3]), ("system", [1]), ("baseline", {"a": 1}), ("metric", [1]),
+          ("by", [1]), ("ax", 5)]),
+        (plot.plot_crp, {"run": bm25.drop(columns="system"), "qrels": qrels, "qids": ["1"]},
+         [("run", [1, 2, 3]), ("qids", 2.5), ("ncols", "x"), ("ncols", None), ("ncols", 0),
+          ("figsize", 5), ("figsize", "x"), ("figsize", (1, -2))]),
+    ]
+
+
+def test_wrong_argument_types_are_value_errors_naming_the_parameter(cranfield, per_query):
+    """ta.plot.cutoff_curves([1, 2, 3], …) and precision_recall([1, 2, 3], …) raised
+    AttributeError; every plot function now refuses a wrong type of frame or parameter with
+    the library's ValueError (InputError or ParameterError) naming the parameter, before
+    drawing anything."""
+    import matplotlib.pyplot as plt
+
+    from trunc_accessor.errors import InputError, ParameterError
+
+    for function, good, wrong in _wrong_arguments(cranfield, per_query):
+        function(**good)  # the good arguments draw
+        plt.close("all")
+        for param, value in wrong:
+            with pytest.raises((InputError, ParameterError)) as info:
+                function(**{**good, param: value})
+            assert param in str(info.value), (function.__name__, param, info.value)
+            assert not plt.get_fignums(), (function.__name__, param)  # nothing drawn
+    with pytest.raises(ValueError, match="runs must be a pandas or Polars DataFrame"):
+        plot.cutoff_curves([1, 2, 3], cranfield[1])
+    with pytest.raises(ValueError, match="runs must be a pandas or Polars DataFrame"):
+        plot.precision_recall([1, 2, 3], cranfield[1])

@@ -15,7 +15,7 @@ import trunc_accessor as ta
 from trunc_accessor import cli
 from trunc_accessor.registry import REGISTRY
 
-from .conftest import DATA, need, read_trec_eval_output
+from .conftest import DATA, ROOT, need, read_trec_eval_output
 
 TE = DATA / "trec_eval"
 
@@ -201,3 +201,150 @@ def test_judged_only_equals_trec_eval_minus_j():
         _name, qid, value = line.split("\t")
         if qid != "all":
             assert float(value) == pytest.approx(want[qid]["map"], abs=5e-5)
+
+
+# --------------------------------------------------------------------------- every listed name
+def _code_spans(text: str) -> list[str]:
+    """The inline code spans of markdown text (fenced blocks left out)."""
+    import re
+
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    return re.findall(r"(?<!`)`([^`\n]+)`(?!`)", text)
+
+
+def _evaluate_lists(text: str) -> list:
+    """The metrics of every ``evaluate(qrels, [...])`` call in a page's Python blocks: the
+    strings, and ir_measures' measure objects (built with ir_measures)."""
+    import ast
+    import re
+
+    irm = pytest.importorskip("ir_measures")
+    out: list = []
+    for block in re.findall(r"```python\n(.*?)```", text, flags=re.S):
+        for node in ast.walk(ast.parse(block)):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "evaluate" \
+                    and len(node.args) >= 2 and isinstance(node.args[1], ast.List):
+                for elt in node.args[1].elts:
+                    if isinstance(elt, ast.Constant) and isinstance(elt.value, str):
+                        out.append(elt.value)
+                    else:  # an ir_measures measure object: nDCG @ 10, AP(rel=2) @ 100
+                        out.append(eval(ast.unparse(elt), vars(irm)))
+    return out
+
+
+# inline code in the listing bullets that is not a measure name: parameter names and settings,
+# and the trec_eval guide's example of an error (a cut-off given twice)
+_NOT_NAMES = {"min_rel", "max_rel", "min_grade", "max_grade", "iteration", "judged_only=True",
+              "P.5,5"}
+
+
+def _listed_names() -> list:
+    """Every measure name the README's dialect table, its metric tables and ir_measures'
+    registry table list, and those the guides for trec_eval, ir_measures and ranx users
+    list (bullets naming measures, and the metrics of their evaluate examples)."""
+    import re
+
+    from trunc_accessor.core import trec_dialect
+
+    irm = pytest.importorskip("ir_measures")
+    readme = (ROOT / "README.md").read_text()
+    names: list = []
+    for line in readme.splitlines():
+        cells = line.split("|")
+        if line.startswith(("| trec_eval |", "| ir_measures / PyTerrier |", "| ranx |",
+                            "| ours |")):
+            for span in _code_spans(cells[2]):
+                if span == "num_*":  # trec_eval's counts
+                    names += [n for n in trec_dialect.BY_NAME if n.startswith("num_")]
+                elif span.startswith("ir_measures."):  # a measure object
+                    names.append(eval(span.removeprefix("ir_measures."), vars(irm)))
+                elif not span.startswith(("-", "@", "(")) and span not in _NOT_NAMES:
+                    names.append(span.strip('"'))
+        elif len(cells) > 3 and cells[1].strip() not in ("metric", "ir_measures") \
+                and not set(cells[1].strip()) <= {"-"} and cells[1].strip().startswith("`"):
+            names += _code_spans(cells[1])  # a metric table: the metric and its aliases
+    table = readme.split("### ir_measures' registry, measure by measure")[1].split("\n### ")[0]
+    for line in table.splitlines()[4:]:
+        if line.startswith("| ") and not line.startswith(("| ir_measures", "| any")):
+            first = line.split("|")[1].replace("(pyndeval)", "")
+            names += [n.strip() for n in first.split(",")]
+    guides = ROOT / "docs" / "guides"
+    for page in ("from-trec_eval.md", "from-ir_measures.md", "from-ranx.md"):
+        text = (guides / page).read_text()
+        names += _evaluate_lists(text)
+        for para in re.split(r"\n(?=\* )|\n\n", text):
+            if re.search(r"parameter spellings|C/W/L measures ir_measures|diversity measures of",
+                         para):
+                names += [s for s in _code_spans(para)
+                          if s not in _NOT_NAMES and not re.fullmatch(r"\w+=\S*", s)
+                          and not s.startswith("-")]
+    assert {"P_IA@20", "alpha_nDCG(alpha=0.5)@20", "ndcg.1=3,2=9", "hits@10",
+            "NERR11(T=2.0)", "p_ia", "StRecall"} <= {str(n) for n in names}
+    return list(dict.fromkeys(names))
+
+
+def test_every_listed_name_parses_in_evaluate_and_the_cli(tmp_path):
+    """Every name the README and the guides list (trec_eval's, ir_measures', ranx' and the
+    library's) evaluates in Python and through the command line's -m. P_IA@20 was read as
+    trec_eval's P_N ("parameter 'IA@20' is not a number")."""
+    import warnings
+
+    runs, qrels = ta.load_example("web2012", depth=20)  # diversity qrels: every measure runs
+    run = runs[runs["system"] == "ql-cata"].drop(columns="system")
+    qrels = qrels.assign(rel=qrels["rel"].clip(upper=3))  # the listed max_rel=3 bounds them
+    names = [n.replace("@k", "@10") if isinstance(n, str) else n for n in _listed_names()]
+    run_file, qrels_file = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    ta.write_run(run, run_file)
+    qrels.to_csv(qrels_file, sep=" ", header=False, index=False,
+                 columns=["qid", "subtopic", "docid", "rel"])
+    failed = {}
+    for name in names:
+        cli_only = isinstance(name, str) and name.split(".")[0] in ("relstring", "runid")
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ta.SubtopicWarning)
+                if not cli_only:
+                    res = run.ir.evaluate(qrels, [name], ties="trec_eval")
+                    assert len(res) == qrels["qid"].nunique() and res.shape[1] >= 1
+                out = io.StringIO()
+                with redirect_stdout(out):
+                    rc = cli.main([str(qrels_file), str(run_file), "-q", "-m", str(name)])
+                assert rc == 0 and out.getvalue().strip(), rc
+        except Exception as e:  # every name is tried; the failures are listed together
+            failed[str(name)] = f"{type(e).__name__}: {e}"
+    assert not failed, "\n".join(f"{k}: {v}" for k, v in failed.items())
+    # P_IA@20 is ir_measures' (pyndeval's) measure: its values per query, with pyndeval's
+    # tie order (score, then docid ascending)
+    irm = pytest.importorskip("ir_measures")
+    ordered = run.sort_values(["qid", "score", "docid"], ascending=[True, False, True])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = {m.query_id: m.value for m in irm.iter_calc(
+            [irm.P_IA @ 20], qrels.rename(columns={"qid": "query_id", "docid": "doc_id",
+                                                   "rel": "relevance", "subtopic": "iteration"}
+                                          ).astype({"iteration": str}),
+            ordered.rename(columns={"qid": "query_id", "docid": "doc_id"}))}
+        got = ordered.ir.evaluate(qrels, ["P_IA@20", "success_at@10", "success@10"],
+                                  ties="first")
+    assert len(want) == 10 and all(
+        got.loc[q, "P_IA@20"] == pytest.approx(v, abs=1e-12) for q, v in want.items())
+    assert (got["success_at@10"] == got["success@10"]).all()  # an alias, not success_N
+
+
+def test_every_known_name_parses_in_both_dialect_orders():
+    """Every spelling ``--list`` offers parses in Python and in trec_eval's dialect (the
+    command line): a name that starts like a trec_eval cut-off measure (P_IA, success_at)
+    is not read as name_VALUE unless a number follows the underscore."""
+    from trunc_accessor.core.names import known_names, parse_named
+
+    bad = {}
+    for name in known_names():
+        for trec in (False, True):
+            try:
+                parse_named(name, trec)
+            except ValueError as e:
+                bad[(name, trec)] = str(e)
+    assert not bad, bad
+    assert parse_named("P_1e1")[0].measure.label == "precision@10"  # a number all the same
+    with pytest.raises(ValueError, match=r"unknown metric 'P_5x'"):
+        parse_named("P_5x")

@@ -314,6 +314,28 @@ def test_property_subset_and_errors():
         properties.check("ap", max_collection=0)
 
 
+@pytest.mark.parametrize("param, value", [
+    ("max_length", "x"), ("max_length", 2.5), ("max_length", None), ("max_length", 1),
+    ("max_length", True), ("max_collection", "x"), ("max_collection", [1]),
+    ("max_collection", float("nan")), ("top_grade", None), ("top_grade", 2.5),
+    ("top_grade", float("inf")), ("threshold_n", "x"), ("threshold_n", float("nan")),
+    ("tol", "x"), ("tol", None), ("tol", [1, 2, 3]), ("tol", -1.0), ("properties", 5),
+    ("properties", [["x"]]), ("properties", object())])
+def test_wrong_parameter_types_are_value_errors_naming_them(param, value):
+    """properties.check("ap", max_length="x") raised TypeError ('<' not supported between
+    str and int); wrong types of every parameter are the library's ParameterError (a
+    ValueError) naming the parameter."""
+    with pytest.raises(trunc_accessor.ParameterError) as info:
+        properties.check("ap", **{**KW, param: value})
+    assert param in str(info.value) or "property" in str(info.value), info.value
+
+
+@pytest.mark.parametrize("metrics", [5, None, 2.5, object()])
+def test_table_refuses_what_is_not_a_list_of_metrics(metrics):
+    with pytest.raises(trunc_accessor.ParameterError, match="metrics must be a list of metrics"):
+        properties.table(metrics, **KW)
+
+
 def test_table():
     t = properties.table(["rr", "rbp(p=0.5)"], **KW)
     assert list(t.index) == ["rr", "rbp(p=0.5)"] and list(t.columns) == ALL

@@ -30,9 +30,11 @@ from .warn import (
     AgreementWarning,
     DroppedQueriesWarning,
     EmptyResultWarning,
+    EmptyRunWarning,
     IdentifierWarning,
     SubtopicWarning,
     TruncAccessorWarning,
+    UndefinedTieOrderWarning,
 )
 
 __version__ = "0.1.0"
@@ -61,6 +63,7 @@ __all__ = [
     "AgreementWarning",
     "DroppedQueriesWarning",
     "EmptyResultWarning",
+    "EmptyRunWarning",
     "IdentifierWarning",
     "InputError",
     "InputTypeError",
@@ -68,6 +71,7 @@ __all__ = [
     "ParameterError",
     "SubtopicWarning",
     "TruncAccessorWarning",
+    "UndefinedTieOrderWarning",
     "aggregate",
     "agreement",
     "compare",

@@ -41,6 +41,17 @@ class AgreementWarning(TruncAccessorWarning):
     the judges used one grade only."""
 
 
+class UndefinedTieOrderWarning(TruncAccessorWarning):
+    """A user-defined per-ranking metric under ``ties="average"`` is undefined (NaN) in some
+    orders of a ranking's tied documents and defined in others: the ranking's value, the mean
+    over the orders, is undefined (NaN; 0 under ``undefined="zero"``)."""
+
+
+class EmptyRunWarning(TruncAccessorWarning):
+    """The run has no rows (a filter that removed everything?): every query of the qrels
+    (and of ``queries=``) is scored as an empty ranking, which most measures score 0."""
+
+
 class EmptyResultWarning(TruncAccessorWarning):
     """Nothing to score (empty qrels and no ``queries=``, or an empty run with ``by=``): the
     result is empty."""

@@ -34,6 +34,70 @@ def _pyplot():
     return plt
 
 
+# --- argument checks: every ta.plot function refuses a wrong type with an InputError (a
+# ValueError) naming the parameter, before anything is computed or drawn
+
+def _check_ax(ax, label: str) -> None:
+    """``ax``: None (a new figure) or a matplotlib Axes."""
+    if ax is None:
+        return
+    _pyplot()
+    from matplotlib.axes import Axes as MplAxes
+
+    if not isinstance(ax, MplAxes):
+        raise InputError(f"{label}: ax must be a matplotlib Axes (or None for a new figure), "
+                         f"not {type(ax).__name__}")
+
+
+def _check_name(value, param: str, label: str, optional: bool = False) -> None:
+    """A column, index level or metric name: a string (None too when ``optional``)."""
+    if value is None and optional:
+        return
+    if not isinstance(value, str):
+        raise InputError(f"{label}: {param} must be a column name (a string)"
+                         f"{' or None' if optional else ''}, not {value!r}")
+
+
+def _check_key(value, param: str, label: str) -> None:
+    """One system's name: a single (hashable) value of the by column."""
+    try:
+        hash(value)
+    except TypeError:
+        raise InputError(f"{label}: {param} must be one system's name (a value of the by "
+                         f"column), not {value!r}") from None
+
+
+def _check_systems(systems, label: str) -> None:
+    """``systems``: None, one name, or a list of names."""
+    if systems is None or isinstance(systems, str):
+        return
+    if not isinstance(systems, (Sequence, np.ndarray)) or isinstance(systems, bytes):
+        raise InputError(f"{label}: systems must be a list of system names (or one name, or "
+                         f"None for all), not {systems!r}")
+    for s in systems:
+        _check_key(s, "systems", label)
+
+
+def _check_frame(frame, param: str, label: str) -> None:
+    """A run or qrels frame: pandas, Polars (eager or lazy) or Dask."""
+    from ..core.columns import is_pandas
+
+    if not (is_pandas(frame) or isinstance(frame, (pl.DataFrame, pl.LazyFrame))
+            or type(frame).__module__.split(".")[0] == "dask"):
+        raise InputError(f"{label}: {param} must be a pandas or Polars DataFrame (a run "
+                         f"frame with a by column), not {type(frame).__name__}")
+
+
+def _whole(value, param: str, label: str, minimum: int) -> int:
+    """A whole number ≥ ``minimum`` (not a bool)."""
+    from ..core.registry import is_real
+
+    if not is_real(value) or not math.isfinite(value) or value != int(value) \
+            or value < minimum:
+        raise InputError(f"{label}: {param} must be a whole number ≥ {minimum}, not {value!r}")
+    return int(value)
+
+
 def plot_crp(run: Frame, qrels: Frame, qids: Sequence[Any] | None = None, *,
              depth: int | None = None, ties: str = "average",
              by: str | Sequence[str] | None = None, relevance_level: float = 1,
@@ -48,6 +112,19 @@ def plot_crp(run: Frame, qrels: Frame, qids: Sequence[Any] | None = None, *,
     ``ties``, ``by``, ``relevance_level`` as ``run.ir.crp``. Returns the Figure; its
     ``axes`` hold one panel per query (R = 0: an empty panel saying so).
     """
+    label = "plot_crp"
+    ncols = _whole(ncols, "ncols", label, 1)
+    if qids is not None and not isinstance(qids, (str, int)) and (
+            not isinstance(qids, (Sequence, np.ndarray)) or isinstance(qids, bytes)):
+        raise InputError(f"{label}: qids must be a qid or a list of qids (or None for all), "
+                         f"not {qids!r}")
+    if figsize is not None:
+        from ..core.registry import is_real
+
+        if not isinstance(figsize, (tuple, list)) or len(figsize) != 2 or not all(
+                is_real(v) and math.isfinite(v) and v > 0 for v in figsize):
+            raise InputError(f"{label}: figsize must be (width, height) in inches, two "
+                             f"numbers > 0, or None, not {figsize!r}")
     plt = _pyplot()
     frame, cols = engine.crp(run, qrels, "references", depth=depth, by=by, ties=ties,
                              relevance_level=relevance_level)
@@ -120,6 +197,11 @@ def effort_gain(frame: Frame, gain: str = "ap", effort: str = "twist", *,
     missing gain or effort (R = 0) are left out. ``frame``: pandas or Polars. Returns the
     Axes (a new figure's unless ``ax`` is given).
     """
+    label = "effort_gain"
+    _check_name(gain, "gain", label)
+    _check_name(effort, "effort", label)
+    _check_name(hue, "hue", label, optional=True)
+    _check_ax(ax, label)
     plt = _pyplot()
     data = _as_pandas(frame)
     for col in (gain, effort) + ((hue,) if hue is not None else ()):
@@ -252,7 +334,12 @@ def topic_differences(per_query: Frame, system: Any, baseline: Any, metric: str,
     ``ax`` is given); its bars are ``ax.patches``, one per query, in plotted order.
     """
     label = "topic_differences"
-    data = _frame_pandas(per_query, label)
+    _check_key(system, "system", label)
+    _check_key(baseline, "baseline", label)
+    _check_name(metric, "metric", label)
+    _check_name(by, "by", label)
+    _check_ax(ax, label)
+    data = _frame_pandas(per_query, f"{label}: per_query")
     _need_columns(data, [by, metric], label)
     keys = _query_keys(per_query, data, by, label)
     _systems(data, by, [system, baseline], label)
@@ -297,9 +384,13 @@ def query_distributions(per_query: Frame, metric: str, kind: str = "box", ax: Ax
     legend sits beside it, inside the figure (as :func:`interval_plot`'s).
     """
     label = "query_distributions"
+    _check_name(metric, "metric", label)
+    _check_name(by, "by", label)
+    _check_systems(systems, label)
+    _check_ax(ax, label)
     if kind not in ("box", "violin"):
         raise InputError(f"{label}: kind must be 'box' or 'violin', not {kind!r}")
-    data = _frame_pandas(per_query, label)
+    data = _frame_pandas(per_query, f"{label}: per_query")
     _need_columns(data, [by, metric], label)
     names = _systems(data, by, systems, label)
     values = []
@@ -356,7 +447,7 @@ def _line_style(i: int) -> dict:
 
 
 def precision_recall(runs: Frame, qrels: Frame, systems: Sequence[Any] | None = None,
-                     levels: int | Sequence[float] = 11, ties: str = "trec_eval",
+                     levels: int | Sequence[float] = 11, ties: str = "average",
                      ax: Axes = None,
                      by: str = "system", **evaluate_kw: Any) -> Axes:
     """Interpolated precision–recall curves (the TREC 11-point curves of trec_eval's
@@ -365,15 +456,29 @@ def precision_recall(runs: Frame, qrels: Frame, systems: Sequence[Any] | None = 
 
     ``runs``: one run frame (pandas or Polars) with a ``by`` column; ``systems``: which to
     draw, in order (default: all). ``levels``: a number of evenly spaced recall levels from 0
-    to 1 (default 11) or the levels themselves. ``ties``: "trec_eval" (default) or "first"
-    (interpolated precision is not defined tie-aware when tied documents differ in
-    relevance). ``**evaluate_kw``: ``queries``, ``relevance_level``… as ``evaluate``.
-    Returns the Axes.
+    to 1 (default 11) or the levels themselves. ``ties``: as ``evaluate``: "average"
+    (default) is the exact mean over every order of tied documents of each query's
+    interpolated precision (McSherry & Najork 2008's tie-aware evaluation), "trec_eval"
+    trec_eval's order (score, then docid descending) and its numbers.
+    ``**evaluate_kw``: ``queries``, ``relevance_level``… as ``evaluate``. Returns the Axes.
     """
     label = "precision_recall"
+    _check_frame(runs, "runs", label)
+    _check_name(by, "by", label)
+    _check_systems(systems, label)
+    _check_ax(ax, label)
+    from ..core.registry import is_real
+
     given: Any = levels
-    if np.ndim(given) == 0:
-        given = np.linspace(0.0, 1.0, int(given))
+    if isinstance(given, (str, bytes)) or not (
+            is_real(given) or isinstance(given, (Sequence, np.ndarray))):
+        raise InputError(f"{label}: levels must be a number of levels (a whole number ≥ 1) "
+                         f"or a list of recall levels in [0, 1], not {levels!r}")
+    if is_real(given):
+        given = np.linspace(0.0, 1.0, _whole(given, "levels", label, 1))
+    if not all(is_real(r) for r in given):
+        raise InputError(f"{label}: levels must be recall levels, numbers in [0, 1], "
+                         f"not {levels!r}")
     points = [float(r) for r in given]
     if not points or any(not 0.0 <= r <= 1.0 for r in points):
         raise InputError(f"{label}: recall levels must lie in [0, 1], got {points}")
@@ -407,10 +512,18 @@ def cutoff_curves(runs: Frame, qrels: Frame, metric: str = "precision",
     (tie-aware expected values by default). Returns the Axes.
     """
     label = "cutoff_curves"
+    _check_frame(runs, "runs", label)
+    _check_name(metric, "metric", label)
+    _check_name(by, "by", label)
+    _check_systems(systems, label)
+    _check_ax(ax, label)
     base = metric.split("@", 1)[0]
-    cutoffs = sorted({int(k) for k in cutoffs})
-    if not cutoffs or cutoffs[0] < 1:
-        raise InputError(f"{label}: cut-offs must be positive integers, got {cutoffs}")
+    if isinstance(cutoffs, (str, bytes)) or not isinstance(cutoffs, (Sequence, np.ndarray)):
+        raise InputError(f"{label}: cutoffs must be a list of cut-offs (whole numbers ≥ 1), "
+                         f"not {cutoffs!r}")
+    cutoffs = sorted({_whole(k, "cutoffs", label, 1) for k in cutoffs})
+    if not cutoffs:
+        raise InputError(f"{label}: cutoffs names no cut-off")
     labels = [f"{base}@{k}" for k in cutoffs]
     means = _system_means(runs, qrels, labels, by, systems, ties, label, **evaluate_kw)
     ax = _lines(_new_axes(ax, (6.0, 4.6)), cutoffs, means)
@@ -473,7 +586,10 @@ def interval_plot(table: Frame, metric: str, ax: Axes = None, *, kind: str = "me
     with ``bbox_inches="tight"``.
     """
     label = "interval_plot"
-    data = _frame_pandas(table, label)
+    _check_name(metric, "metric", label)
+    _check_name(by, "by", label, optional=True)
+    _check_ax(ax, label)
+    data = _frame_pandas(table, f"{label}: table")
     by = by or (table.attrs.get("by") if hasattr(table, "attrs") else None) or "system"
     _need_columns(data, [by, "metric", "mean", "ci_low", "ci_high"], label)
     if kind not in ("mean", "delta"):
@@ -545,7 +661,11 @@ def metric_scatter(table_or_per_query: Frame, metric_x: str, metric_y: str, ax: 
     over the defined values), pandas or Polars. Returns the Axes.
     """
     label = "metric_scatter"
-    data = _frame_pandas(table_or_per_query, label)
+    _check_name(metric_x, "metric_x", label)
+    _check_name(metric_y, "metric_y", label)
+    _check_name(by, "by", label)
+    _check_ax(ax, label)
+    data = _frame_pandas(table_or_per_query, f"{label}: table_or_per_query")
     _need_columns(data, [by], label)
     if {"metric", "mean"} <= set(data.columns) and metric_x not in data.columns:
         known = list(dict.fromkeys(data["metric"]))

@@ -79,14 +79,14 @@ import itertools
 import math
 import warnings
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import polars as pl
 
-from ..core.registry import Measure, get_metric, parse
+from ..core.registry import Measure, get_metric, is_real, parse
 from ..errors import ParameterError
 
 __all__ = ["PROPERTIES", "check", "table"]
@@ -399,15 +399,27 @@ def _measure(metric, params) -> Measure:
     return m
 
 
+def _whole(name: str, value, minimum: int, why: str = "") -> int:
+    """A whole number ≥ ``minimum`` (not a bool), else a ParameterError naming ``name``."""
+    if not is_real(value) or not math.isfinite(value) or value != int(value) \
+            or value < minimum:
+        raise ParameterError(f"properties.check: {name} must be a whole number ≥ {minimum}"
+                             f"{why}, not {value!r}")
+    return int(value)
+
+
 def _keys(properties) -> list[str]:
     if properties is None:
         return list(PROPERTIES)
     if isinstance(properties, str):
         properties = [properties]
+    if not isinstance(properties, (Sequence, set, frozenset)):
+        raise ParameterError(f"properties.check: properties must be a property's name or a "
+                             f"list of them (known: {list(PROPERTIES)}), not {properties!r}")
     by_title = {v.lower(): k for k, v in PROPERTIES.items()}
     out: list = []
     for p in properties:
-        key = p if p in PROPERTIES else by_title.get(str(p).lower())
+        key = p if isinstance(p, str) and p in PROPERTIES else by_title.get(str(p).lower())
         if key is None:
             raise ParameterError(f"unknown property {p!r}; known: {list(PROPERTIES)}")
         out.append(key)
@@ -456,12 +468,13 @@ def check(metric: Any, max_length: int = 6, max_collection: int = 2, *, top_grad
     ``witness`` (Properties 3 and 4 when they hold: the pair that decided, in the same
     form), ``space`` (what was searched).
     """
-    if max_length < 2:
-        raise ParameterError("max_length must be ≥ 2")
-    if max_collection < 1:
-        raise ParameterError("max_collection must be ≥ 1 (Recall adds a relevant document)")
-    if top_grade < 1 or threshold_n < 1:
-        raise ParameterError("top_grade and threshold_n must be ≥ 1")
+    max_length = _whole("max_length", max_length, 2)
+    max_collection = _whole("max_collection", max_collection, 1,
+                            " (Recall adds a relevant document)")
+    top_grade = _whole("top_grade", top_grade, 1)
+    threshold_n = _whole("threshold_n", threshold_n, 1)
+    if not is_real(tol) or not math.isfinite(tol) or tol < 0:
+        raise ParameterError(f"properties.check: tol must be a finite number ≥ 0, not {tol!r}")
     measure = _measure(metric, params)
     keys = _keys(properties)
     size = _estimated_rows(keys, int(top_grade), int(max_length), int(max_collection),
@@ -556,8 +569,12 @@ def table(metrics: Sequence[Any], **kw: Any) -> pd.DataFrame:
     """Metrics × properties frame of ``holds`` (like the paper's Table 1): one
     :func:`check` per metric with the same keyword arguments; rows are named by the
     metric's canonical label (``"rbp(p=0.9)"``)."""
-    if isinstance(metrics, (str, Measure)):
+    if isinstance(metrics, (str, Measure)) or (isinstance(metrics, tuple) and len(metrics) == 2
+                                                and isinstance(metrics[1], Mapping)):
         metrics = [metrics]
+    if not isinstance(metrics, (Sequence, set, frozenset)) or isinstance(metrics, bytes):
+        raise ParameterError(f"properties.table: metrics must be a list of metrics (names "
+                             f"like 'ap' or 'rbp(p=0.9)'), not {metrics!r}")
     out = {}
     for m in metrics:
         res = check(m, **kw)

@@ -166,13 +166,19 @@ def resolve_columns(run, qrels, by: Sequence[str] = ()) -> Columns:
 
 def check_output_names(by: Sequence[str], qid_name: str, labels: Iterable[str]) -> None:
     """The result holds the by… columns, the qid column and ``labels``: a by= column named
-    like one of the labels would be ambiguous (or overwritten), so it is an error."""
-    clash = sorted(set(by) & (set(labels) | {qid_name}))
+    like one of the labels, or a label named like the qid column, would be ambiguous (or
+    overwritten), so it is an error."""
+    named = set(labels)
+    clash = sorted(set(by) & (named | {qid_name}))
     if clash:
         raise InputError(
             f"by= column(s) {clash} have the name of output column(s) of this call; rename "
             "them before evaluating (e.g. run.rename(columns={...}) in pandas, "
             "run.rename({...}) in Polars)")
+    if qid_name in named:
+        raise InputError(
+            f"the metric column {qid_name!r} would have the name of the result's qid column; "
+            f"name the metric otherwise (or rename the run's {qid_name!r} column)")
 
 
 # --------------------------------------------------------------------------- truncation inputs

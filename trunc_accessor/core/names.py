@@ -168,6 +168,30 @@ def known_names() -> list[str]:
     return sorted(names | set(_ALIASES) | set(REGISTRY))
 
 
+def dialect_meaning(name: str) -> str | None:
+    """What trec_eval's, ir_measures' or ranx's dialect makes of ``name``, in any letter
+    case (the registry's names are case-insensitive), or None: such a name is read by that
+    dialect in ``evaluate`` and on the command line before the registry is consulted."""
+    low = name.lower()
+    for group in GROUPS:
+        if group.lower() == low:
+            return f"trec_eval's measure group {group!r}"
+    for trec_name, m in trec_dialect.BY_NAME.items():
+        base = trec_name.lower()
+        if low == base:
+            return f"trec_eval's measure {trec_name!r}"
+        rest = low[len(base) + 1:]
+        if m.kind in ("cutoffs", "levels") and low.startswith(base + "_") \
+                and trec_dialect.VALUES.fullmatch(rest):
+            return f"trec_eval's measure {trec_name}_{rest}"
+    for irm in IR_MEASURES:
+        if irm.lower() == low:
+            return f"ir_measures' measure {irm!r}"
+    if low in RANX:
+        return f"ranx' metric {low!r}"
+    return None
+
+
 def parse_named(spec, trec: bool = False) -> list[Named]:
     """The :class:`Named` entries of one metric spec (a group gives many). ``trec``: the
     spec is read in trec_eval's dialect first (the command line): trec_eval's ``rbp`` and

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from ..warn import DroppedQueriesWarning, IdentifierWarning, warn
+from ..warn import DroppedQueriesWarning, EmptyRunWarning, IdentifierWarning, warn
 from .frames import InputError
 
 
@@ -56,6 +56,10 @@ class Notes:
 
     def finish(self, systems: pl.DataFrame | None) -> None:
         """Raise or warn about the whole call (``systems``: the by… keys, row i = code i)."""
+        if self.rows == 0 and self.scored_example is not None:
+            warn("the run has no rows (did a filter remove everything?): every query of the "
+                 "qrels (and of queries=) is scored as an empty ranking, which most measures "
+                 "score 0", EmptyRunWarning)
         if self.rows and self.dropped_rows == self.rows:
             raise InputError(
                 f"no qid of the run is in the qrels or queries= (run qids such as "

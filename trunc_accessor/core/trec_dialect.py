@@ -19,6 +19,7 @@ its defaults and ``name_PARAMS`` (the text as given) otherwise (``11pt_avg_.25,.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -132,9 +133,16 @@ def split(spec: str, trec: bool = False) -> TrecSpec | None:
     for name in sorted(BY_NAME, key=len, reverse=True):
         m = BY_NAME[name]
         if m.kind in ("cutoffs", "levels") and spec.startswith(name + "_") \
-                and spec[len(name) + 1:]:
+                and VALUES.fullmatch(spec[len(name) + 1:]):
+            # only numbers after the underscore: P_IA@20 (ir_measures' P_IA) and
+            # success_at (an alias of success) are other dialects' names, not P_N
             return TrecSpec(m, spec[len(name) + 1:], replaces=False)
     return None
+
+
+# the VALUE of name_VALUE: a number (P_10, iprec_at_recall_0.10, 1e3) or a list of them
+_NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+VALUES = re.compile(rf"{_NUMBER}(?:,{_NUMBER})*")
 
 
 def _number(text: str, spec: str) -> float:

@@ -322,19 +322,34 @@ def add_metric(metric: Metric) -> None:
         setattr(cls, metric.name, _metric_method(metric))
 
 
+#: The accessor's methods that are not metrics (every frontend has them): a metric may not
+#: take one of these names.
+METHODS = {"evaluate": evaluate, "truncate": truncate, "truncate_at": truncate_at,
+           "cutoff_curve": cutoff_curve, "optimal_cutoff": optimal_cutoff, "crp": crp,
+           "crp_archetype": crp_archetype, "plot_crp": plot_crp, "rbo": rbo,
+           "overlap": overlap, "fuse": fuse}
+
+
+def remove_metric(name: str) -> None:
+    """Take the method of an unregistered metric off every frontend class."""
+    for cls in _INSTALLED:
+        if name in vars(cls):
+            delattr(cls, name)
+
+
+def accessor_attributes() -> set[str]:
+    """Every attribute of the accessor classes (pandas, Polars eager and lazy, Dask) that is
+    not a metric's method: the methods above and what the classes built so far define."""
+    names = set(METHODS)
+    for cls in _INSTALLED:
+        names.update(dir(cls))
+    return names - set(REGISTRY)
+
+
 def install(cls):
     _INSTALLED.append(cls)
-    cls.evaluate = evaluate
-    cls.truncate = truncate
-    cls.truncate_at = truncate_at
-    cls.cutoff_curve = cutoff_curve
-    cls.optimal_cutoff = optimal_cutoff
-    cls.crp = crp
-    cls.crp_archetype = crp_archetype
-    cls.plot_crp = plot_crp
-    cls.rbo = rbo
-    cls.overlap = overlap
-    cls.fuse = fuse
+    for name, method in METHODS.items():
+        setattr(cls, name, method)
     for name, metric in REGISTRY.items():
         setattr(cls, name, _metric_method(metric))
     return cls

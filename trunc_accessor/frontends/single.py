@@ -31,6 +31,7 @@ documents, not retrieved (they enter the ideal ranking of the normalised measure
 from __future__ import annotations
 
 import inspect
+import warnings
 from typing import Any
 
 import polars as pl
@@ -39,6 +40,7 @@ from .. import metrics as _metrics  # noqa: F401  (registers the metrics)
 from ..core.frames import number_list
 from ..core.prepare import prepare_single
 from ..core.registry import REGISTRY, Metric, apply_undefined, check_level, check_undefined
+from ..warn import EmptyRunWarning
 from ._methods import annotation
 
 
@@ -87,10 +89,13 @@ def _make_diversity(metric: Metric):
         run = pl.DataFrame({"qid": [0] * n, "docid": docs[:n], "score": score},
                            schema={"qid": pl.Int64, "docid": pl.String, "score": pl.Float64})
         measure = metric.measure(**params)
-        _keys, values, _cols = engine.compute(
-            run, qrels, [Named(measure.label, measure)], ties="first" if ties.startswith(
-                "trec_eval") and scores is None else ties, relevance_level=relevance_level,
-            undefined=undefined)
+        with warnings.catch_warnings():
+            # an empty ranking is what was asked for here, not a run emptied by mistake
+            warnings.simplefilter("ignore", EmptyRunWarning)
+            _keys, values, _cols = engine.compute(
+                run, qrels, [Named(measure.label, measure)], ties="first" if ties.startswith(
+                    "trec_eval") and scores is None else ties, relevance_level=relevance_level,
+                undefined=undefined)
         return float(values[measure.label][0])
 
     first = ("subtopics", "list of subtopic collections in ranking order (None: unjudged)")

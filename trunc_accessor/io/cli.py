@@ -28,6 +28,7 @@ from dataclasses import replace
 
 from ..core import trec_dialect
 from ..core.registry import Named
+from ..warn import EmptyRunWarning
 
 # what trec_eval.c resets for a query the run lacks (-c), by the measure's printed name:
 # these, and every name starting with "unj" (relstring prints an empty string)
@@ -312,10 +313,13 @@ def evaluate_file(qrels, qrels_positive: int, run_path: str, named: list[Named],
     if scored:
         # -c with a run that answers no qrels query: every query is a stand-in ranking
         frame = run.select("qid", "docid", "score")
-        res = ((frame if answered else frame.filter(pl.col("qid").is_in(list(missing))))
-               .ir.evaluate(qrels, [n.measure for n in scored], ties=args.ties,
-                            relevance_level=args.l, judged_only=args.J, undefined="zero",
-                            names="canonical"))
+        with warnings.catch_warnings():
+            # the empty or stand-in ranking of every query is what -c asks for here
+            warnings.simplefilter("ignore", EmptyRunWarning)
+            res = ((frame if answered else frame.filter(pl.col("qid").is_in(list(missing))))
+                   .ir.evaluate(qrels, [n.measure for n in scored], ties=args.ties,
+                                relevance_level=args.l, judged_only=args.J, undefined="zero",
+                                names="canonical"))
         qid_text = res["qid"].cast(pl.String).to_list()
         for n in scored:
             column = res[n.measure.label].to_numpy()  # type: ignore[union-attr]  # scored

@@ -15,7 +15,10 @@ Two kinds of implementation:
   It runs once per ranking in Python. Under ``ties="average"`` the value is the exact mean
   over every order of the tied documents: the function is called on every distinct
   arrangement of the tie groups that hold different grades (at most ``MAX_ARRANGEMENTS``
-  per ranking; beyond that the call raises and names ``ties="first"``/``"trec_eval"``);
+  per ranking, counted for every ranking before the function runs; beyond that the call
+  raises and names ``ties="first"``/``"trec_eval"``). A value undefined (NaN) in some of
+  those orders makes the mean undefined (NaN; 0 under ``undefined="zero"``), and an
+  `trunc_accessor.UndefinedTieOrderWarning` names the rankings;
 * a **vectorised** kernel (``vectorised=True``): ``function(prep, level, **params) ->
   ndarray`` of one value per ranking, reading the prepared arrays
   (:class:`trunc_accessor.prepare.Prepared`) as the built-in kernels do.
@@ -30,6 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from ..core.prepare import Prepared
+from ..warn import UndefinedTieOrderWarning, warn
 from ..core.registry import (
     REGISTRY,
     Param,
@@ -45,7 +49,9 @@ from ..core.registry import (
 MAX_ARRANGEMENTS = 10_000  # per ranking, for a per-ranking function under ties="average"
 PER_RANKING_TIES = (f"Exact: the mean of the function over every distinct order of the tie "
                     f"groups that hold different grades, by enumeration (at most "
-                    f"{MAX_ARRANGEMENTS:,} orders per ranking, else an error).")
+                    f"{MAX_ARRANGEMENTS:,} orders per ranking, else an error). Undefined "
+                    f"(NaN) in any of the orders: undefined, with an "
+                    f"UndefinedTieOrderWarning when defined in others.")
 
 
 def _check_real(x):
@@ -103,13 +109,25 @@ def _params(params) -> tuple[Param, ...]:
                          f"trunc_accessor.registry.Param, not {type(params).__name__}")
 
 
-def _multinomial(values: np.ndarray) -> int:
-    """The number of distinct orders of a multiset of grades (NaN: one more value)."""
-    keys = ["nan" if math.isnan(v) else float(v) for v in values]
-    count = math.factorial(len(keys))
-    for k in set(keys):
-        count //= math.factorial(keys.count(k))
-    return count
+def _distinct_orders(part: np.ndarray, budget: int) -> int:
+    """The number of distinct orders of a multiset of grades (NaN, unjudged, a value of its
+    own), or ``budget + 1`` as soon as it is known to pass ``budget``: the multinomial
+    coefficient as a product of binomials C(placed + i, i), the largest count placed first,
+    each factor at least 2, so a few steps decide it whatever the group's size (no
+    factorial of the group is ever formed)."""
+    missing = int(np.isnan(part).sum())
+    _, counts = np.unique(part[~np.isnan(part)], return_counts=True)
+    sizes = sorted([*counts.tolist(), *([missing] if missing else [])], reverse=True)
+    total, placed = 1, sizes[0]
+    for m in sizes[1:]:
+        c = 1
+        for i in range(1, m + 1):
+            c = c * (placed + i) // i  # C(placed + i, i), exact
+            if total * c > budget:
+                return budget + 1
+        placed += m
+        total *= c
+    return total
 
 
 def _arrangements(values: np.ndarray) -> list[tuple]:
@@ -135,28 +153,42 @@ def _arrangements(values: np.ndarray) -> list[tuple]:
     return [tuple(np.nan if k[0] == "nan" else k[1] for k in a) for a in out]
 
 
-def _orders(prep: Prepared, s: int, grades: np.ndarray, name: str):
-    """The rankings whose mean is the tie-aware value of ranking ``s``: the ranking itself,
-    or every arrangement of its mixed tie groups (groups of equal grades need none)."""
-    if prep.ties != "average" or prep.singleton_groups or len(grades) < 2:
-        return [grades]
-    first = prep.offsets[s]
-    gids = prep.gid[first:first + len(grades)]
+def _where(prep: Prepared, s: int) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in prep.keys.row(s, named=True).items())
+
+
+def _mixed_groups(prep: Prepared, s: int, name: str) -> list[tuple[int, int]]:
+    """The tie groups of ranking ``s`` that hold different grades (positions within the
+    ranking), which the tie-aware value enumerates; refused, naming the ranking, when
+    their distinct orders pass MAX_ARRANGEMENTS (counted without big integers)."""
+    first, stop = prep.offsets[s], prep.offsets[s + 1]
+    if prep.ties != "average" or prep.singleton_groups or stop - first < 2:
+        return []
+    grades = prep.grade[first:stop]
+    gids = prep.gid[first:stop]
     bounds = np.flatnonzero(np.r_[True, gids[1:] != gids[:-1], True])
     groups, count = [], 1
     for a, b in itertools.pairwise(bounds):
+        if b - a < 2:
+            continue
         part = grades[a:b]
         same = np.all(np.isnan(part)) or (not np.isnan(part).any() and np.all(part == part[0]))
-        if not same:
-            count *= _multinomial(part)
-            groups.append((a, b))
+        if same:
+            continue
+        count *= _distinct_orders(part, MAX_ARRANGEMENTS // count)
+        groups.append((int(a), int(b)))
         if count > MAX_ARRANGEMENTS:
-            where = ", ".join(f"{k}={v!r}" for k, v in prep.keys.row(s, named=True).items())
             raise ParameterError(
-                f"{name} with ties='average': the ranking of {where} has more than "
+                f"{name} with ties='average': the ranking of {_where(prep, s)} has more than "
                 f"{MAX_ARRANGEMENTS:,} distinct orders of its tied documents, too many to "
                 "average by enumeration; pass ties='first' (the order as given) or "
                 "ties='trec_eval', or define the metric with a vectorised kernel")
+    return groups
+
+
+def _orders(grades: np.ndarray, groups: list[tuple[int, int]]):
+    """The rankings whose mean is the tie-aware value: the ranking itself, or every
+    arrangement of its mixed tie groups (groups of equal grades need none)."""
     if not groups:
         return [grades]
     out = []
@@ -175,19 +207,34 @@ def _per_ranking_kernel(function: Callable, name: str) -> Callable:
     def kernel(prep: Prepared, level: float, **params) -> np.ndarray:
         out = np.empty(prep.n_segments)
         extra = {"level": level} if takes_level else {}
+        # every ranking's orders are counted before the function runs on any
+        plans = [_mixed_groups(prep, s, name) for s in range(prep.n_segments)]
+        partly: list[int] = []  # rankings undefined in some orders of their ties only
         for s in range(prep.n_segments):
             grades = prep.grade[prep.offsets[s]:prep.offsets[s + 1]]
             q = prep.seg_q[s]
             judged = prep.q_grades[prep.q_offsets[q]:prep.q_offsets[q + 1]]
             values = []
-            for order in _orders(prep, s, grades, name):
+            for order in _orders(grades, plans[s]):
                 value = function(np.array(order, dtype=np.float64), judged.copy(), **params,
                                  **extra)
                 if not is_real(value):
                     raise ParameterError(f"{name}: the function returned {value!r} for "
                                          "a ranking; it must return a number")
                 values.append(float(value))
-            out[s] = math.fsum(values) / len(values)
+            undefined = sum(math.isnan(v) for v in values)
+            if 0 < undefined < len(values):
+                partly.append(s)
+            # undefined in any order: the mean over the orders is undefined too
+            out[s] = math.nan if undefined else math.fsum(values) / len(values)
+        if partly:
+            more = f" and {len(partly) - 3} more" if len(partly) > 3 else ""
+            warn(f"{name} is undefined (NaN) in some orders of the tied documents of "
+                 f"{len(partly)} ranking(s) but not in others: "
+                 f"{'; '.join(_where(prep, s) for s in partly[:3])}{more}. Their mean over "
+                 "the orders is undefined: NaN, or 0 under undefined='zero'; pass "
+                 "ties='first' or ties='trec_eval' to score one order",
+                 UndefinedTieOrderWarning)
         return out
 
     return kernel
@@ -205,8 +252,13 @@ def define(function: Callable, name: str, *, params=None, aliases: Sequence[str]
     your own. ``aliases``: other names (case-insensitive). ``undefined``: when the value
     is undefined (say "Never undefined: …" if it never is). ``doc``: the docstring
     (default: the function's). ``ties``: what ``ties="average"`` computes, for the docs
-    (default for a per-ranking function: the enumeration it does). Defining a name again replaces your earlier definition (a
-    notebook cell run twice); a built-in name is refused.
+    (default for a per-ranking function: the enumeration it does). Defining a name again
+    replaces your earlier definition (a notebook cell run twice). Refused, naming why: a
+    built-in metric's name or alias; a name that trec_eval's, ir_measures' or ranx'
+    dialect reads as its own measure, in any letter case (``P_10``, ``ndcg_cut_10``,
+    ``SetP``, ``hits``); the name of an accessor method (``evaluate``, ``truncate``,
+    ``cutoff_curve``, ``crp``, …); a qid column's name (``qid``, ``query_id``, ``topic``);
+    a name starting with ``_``.
 
     >>> import trunc_accessor as ta
     >>> from trunc_accessor.user_metrics import define
@@ -225,13 +277,12 @@ def define(function: Callable, name: str, *, params=None, aliases: Sequence[str]
     """
     if not callable(function):
         raise ParameterError(f"define: function must be callable, not {type(function).__name__}")
-    if not isinstance(name, str) or not name.isidentifier():
-        raise ParameterError(f"define: a metric name is an identifier (letters, digits, _), "
-                             f"not {name!r}")
-    for alias in (name, *aliases):
-        owner = _owner(alias)
-        if owner is not None and not REGISTRY[owner].user:
-            raise ParameterError(f"define: {alias!r} is a built-in metric's name ({owner})")
+    if not isinstance(name, str) or not name.isidentifier() or name.startswith("_"):
+        raise ParameterError(f"define: a metric name is an identifier that starts with a "
+                             f"letter (letters, digits, _), not {name!r}")
+    if isinstance(aliases, str) or not all(isinstance(a, str) for a in aliases):
+        raise ParameterError(f"define: aliases= takes a list of strings, not {aliases!r}")
+    _check_names(name, aliases)
     declared = _params(params)
     _check_signature(function, name, [p.name for p in declared], vectorised)
     if name in REGISTRY:
@@ -244,6 +295,40 @@ def define(function: Callable, name: str, *, params=None, aliases: Sequence[str]
              ties=ties if ties is not None else "" if vectorised else PER_RANKING_TIES)(kernel)
     _install(name)
     return REGISTRY[name]
+
+
+def _check_names(name: str, aliases: Sequence[str]) -> None:
+    """Refuse a name or alias that means something else already: a built-in metric's name,
+    a name that trec_eval's, ir_measures' or ranx' dialect reads as its own measure (in
+    any letter case, as the registry's names are case-insensitive), a qid column's name (the
+    metric's column would replace the result's key), or, for the name, an accessor
+    method's (run.ir.NAME would replace it on every frontend). Checked before anything is
+    registered."""
+    from ..core.columns import QID_NAMES
+    from ..core.names import dialect_meaning
+    from ..frontends._methods import accessor_attributes
+
+    if name in accessor_attributes():
+        raise ParameterError(
+            f"define: {name!r} is the name of an accessor method (run.ir.{name}); a metric "
+            "of that name would replace it: choose another name")
+    for alias in (name, *aliases):
+        owner = _owner(alias)
+        if owner is not None and not REGISTRY[owner].user:
+            raise ParameterError(f"define: {alias!r} is a built-in metric's name ({owner})")
+        if owner is not None and owner != name:
+            raise ParameterError(f"define: {alias!r} already names your metric {owner!r}; "
+                                 "unregister it first")
+        meaning = dialect_meaning(alias)
+        if meaning is not None:
+            raise ParameterError(
+                f"define: {alias!r} is {meaning}, which evaluate and the command line read "
+                "before your metrics (run.ir.NAME and evaluate would disagree): choose "
+                "another name")
+        if alias.lower() in QID_NAMES:
+            raise ParameterError(
+                f"define: {alias!r} is the name of a qid column: the metric's result "
+                "column would replace the result's qid column: choose another name")
 
 
 def _check_signature(function: Callable, name: str, params: list[str], vectorised: bool):
