@@ -68,6 +68,13 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("-n", action="store_true", help="no summary ('all') lines")
     ap.add_argument("-N", type=int, default=0, metavar="N",
                     help="documents in the collection (trec_eval's utility measure)")
+    ap.add_argument("-R", choices=("qrels", "qrels_jg", "prefs", "qrels_prefs"), default="qrels",
+                    help="format of QRELS (trec_eval's -R): qrels_jg (judgment groups: "
+                         "map_avgjg, P_avgjg, Rprec_mult_avgjg), prefs or qrels_prefs "
+                         "(preferences: prefs_*)")
+    ap.add_argument("-Z", default=None, metavar="FILE",
+                    help="print z-scores against FILE's per-query means and standard "
+                         "deviations (lines: qid measure mean stddev), as trec_eval -Z")
     ap.add_argument("--ties", choices=TIES, default=None,
                     help="tie handling (default: trec_eval, trec_eval 10's order and output; "
                          "trec_eval9: 9.0.8's, as pytrec_eval; average: the exact mean over "
@@ -307,6 +314,11 @@ def _format(value: float, n: Named) -> str:
 
 
 def _trec_lines(block: Block, named: list[Named], args):
+    if getattr(args, "Z", None):
+        from . import zscores
+
+        yield from zscores.trec_lines(block, named, args)
+        return
     per_query = [n for n in named if n.summary != "gmean" and n.label != "num_q"
                  and n.label != "runid"]
     if args.q:
@@ -454,7 +466,12 @@ def main(argv=None) -> int:
                                        "add --format ndeval (or name α and β in -m, e.g. "
                                        "alpha_ndcg(alpha=0.3)@20)")
             args.ties = args.ties or "trec_eval"
-            text = list(render(*_evaluate(args), args))
+            blocks, named = _evaluate(args)
+            if args.Z:
+                from . import zscores
+
+                zscores.convert(blocks, named, args.Z, args.c)
+            text = list(render(blocks, named, args))
     except BrokenPipeError:
         _quiet_pipe()
         return 0
@@ -481,6 +498,10 @@ def _evaluate(args) -> tuple[list[Block], list[Named]]:
     from .read import read_qrels
 
     qrels_path, runs = args.files[0], args.files[1:]
+    if args.R != "qrels":
+        from . import rel_formats
+
+        return rel_formats.evaluate(args, CommandLineError)
     if _looks_like_run(qrels_path) and not _looks_like_run(runs[0]):
         raise InputError(f"{qrels_path} looks like a run and {runs[0]} like qrels: the "
                          "order is QRELS RUN, as trec_eval's")

@@ -1,0 +1,171 @@
+"""trec_eval 10's other relevance formats and z-scores on the command line: ``-R prefs``,
+``-R qrels_prefs``, ``-R qrels_jg`` and ``-Z FILE`` print what trec_eval 10.0 prints, byte
+for byte (tests/data/trec_eval10/, outputs of the built program, commands in
+commands.tsv); bad files fail with an InputError naming the file and the line."""
+from __future__ import annotations
+
+import io
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from trunc_accessor import cli
+from trunc_accessor.errors import InputError
+from trunc_accessor.io import prefs as prefs_io
+from trunc_accessor.io import zscores
+from trunc_accessor.metrics import prefs as prefs_metrics
+
+from .conftest import DATA, need
+
+HERE = Path(__file__).parent / "data" / "trec_eval10"
+SHARED_TE = DATA / "trec_eval"
+
+
+def _commands():
+    out = []
+    for line in (HERE / "commands.tsv").read_text().splitlines():
+        if line.startswith("#"):
+            continue
+        name, args = line.split("\t")
+        out.append((name, args.split()))
+    return out
+
+
+COMMANDS = _commands()
+
+
+def _argv(args):
+    argv = []
+    for a in args:
+        if a.startswith("$SHARED/"):
+            argv.append(str(need(SHARED_TE / a[len("$SHARED/"):])))
+        elif (HERE / a).exists():
+            argv.append(str(HERE / a))
+        else:
+            argv.append(a)
+    return argv
+
+
+def run_cli(argv) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = cli.main(argv)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("stored,args", COMMANDS, ids=[c[0] for c in COMMANDS])
+def test_trec_eval_10_other_formats_byte_for_byte(stored, args):
+    """Every command of commands.tsv prints trec_eval 10.0's stored output byte for byte:
+    all_prefs, the prefs group, single prefs_* measures, qrels_prefs (binary and graded),
+    qrels_jg with default and given cutoffs, -q, -c, -M, -l, -J, and -Z on qrels, prefs and
+    qrels_jg measures (missing topics and measures, zero deviations, geometric means)."""
+    code, out, err = run_cli(_argv(args))
+    assert code == 0, err
+    assert out == (HERE / stored).read_text()
+
+
+def test_trec_eval_own_test_outputs_are_the_stored_ones():
+    """Four stored outputs are trec_eval's own test/ outputs (ORIGIN): their commands are
+    its `make quicktest` lines."""
+    names = dict(COMMANDS)
+    assert names["out.prefs.q"] == "-m all_prefs -q -R prefs prefs.test prefs.results.test".split()
+    assert names["out.qrels_jg.q"][:5] == ["-m", "qrels_jg", "-q", "-R", "qrels_jg"]
+    assert names["out.aqZ"][:5] == ["-q", "-m", "all_trec", "-Z", "zscores_file"]
+
+
+# --------------------------------------------------------------------------- bad files
+def _write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.parametrize("reader,text,line,words", [
+    (prefs_io.read_prefs, "q1 u s d1 1\nq1 u s d2\n", 2, "5 fields"),
+    (prefs_io.read_prefs, "# c\nq1 u s d1 high\n", 2, "'high' is not a number"),
+    (prefs_io.read_prefs, "q1 u s d1 1\n\nq1 u s d2 0\n", 2, "this one has 0"),
+    (prefs_io.read_qrels_prefs, "q1 0 d1 1\nq1 0 d2 0 9\n", 2, "4 fields"),
+    (prefs_io.read_qrels_jg, "q1 a d1 1\nq1 a d2 0.5\n", 2, "'0.5' is not an integer"),
+    (prefs_io.read_qrels_jg, "q1 a d1 1\nq1 b d1 0\nq1 a d1 0\n", 3, "judged again"),
+])
+def test_bad_judgment_files_name_file_and_line(tmp_path, reader, text, line, words):
+    """A malformed prefs, qrels_prefs or qrels_jg line raises InputError (a ValueError)
+    naming the file and the physical line (trec_eval: "Malformed line" and exit)."""
+    path = _write(tmp_path, "judged.txt", text)
+    with pytest.raises(InputError) as e:
+        reader(path)
+    assert f"{path}, line {line}" in str(e.value) and words in str(e.value)
+
+
+@pytest.mark.parametrize("text,line,words", [
+    ("301 map 0.2 0.1\n301 P_5 0.4\n", 2, "4 fields"),
+    ("301 map 0.2 0.1\n301 P_5 x 0.1\n", 2, "mean 'x' is not a number"),
+    ("301 map 0.2 0.1\n301 map 0.3 0.1\n", 2, "again (first on line 1)"),
+])
+def test_bad_zscore_files_name_file_and_line(tmp_path, text, line, words):
+    """A malformed -Z line raises InputError naming the file and the line; on the command
+    line it is one error line and exit status 2, before any evaluation."""
+    path = _write(tmp_path, "z.txt", text)
+    with pytest.raises(InputError) as e:
+        zscores.read_zscores(path)
+    assert f"{path}, line {line}" in str(e.value) and words in str(e.value)
+    code, out, err = run_cli(["-Z", path, str(need(SHARED_TE / "qrels.test")),
+                              str(need(SHARED_TE / "results.test"))])
+    assert code == 2 and out == "" and f"line {line}" in err
+
+
+def _prefs_frame(rows):
+    return pl.DataFrame(rows, schema=["qid", "jg", "jsg", "docid", "rel_level"], orient="row")
+
+
+def _run_frame(docs):
+    return pl.DataFrame({"qid": ["q"] * len(docs), "docid": docs,
+                         "score": [float(len(docs) - i) for i in range(len(docs))]})
+
+
+@pytest.mark.parametrize("rows,words", [
+    # a cycle through two sub-groups of one group: trec_eval aborts (core dump)
+    ([("q", "u", "a", "d1", 2.0), ("q", "u", "a", "d2", 1.0),
+      ("q", "u", "b", "d2", 2.0), ("q", "u", "b", "d1", 1.0)], "inconsistent"),
+    # nonrelevant in one sub-group, relevant in another
+    ([("q", "u", "a", "d1", 0.0), ("q", "u", "a", "d2", 1.0),
+      ("q", "u", "b", "d1", 3.0), ("q", "u", "b", "d3", 1.0)], "nonrelevant (rel_level 0)"),
+    # two levels for one document in a group's only sub-group
+    ([("q", "u", "a", "d1", 2.0), ("q", "u", "a", "d1", 1.0)], "two different rel_levels"),
+])
+def test_contradictory_preferences_are_refused(rows, words):
+    """Preferences a judgment group contradicts itself on raise InputError naming the query,
+    the group and a document (trec_eval prints an error, or aborts on a cycle)."""
+    with pytest.raises(InputError) as e:
+        prefs_metrics.evaluate_prefs(_run_frame(["d1", "d2", "d3"]), _prefs_frame(rows))
+    assert "'q'" in str(e.value) and "'u'" in str(e.value) and words in str(e.value)
+
+
+def test_prefs_leave_the_frames_alone():
+    """evaluate_prefs reads its frames without changing them."""
+    run = _run_frame(["d2", "d1"])
+    judged = _prefs_frame([("q", "u", "a", "d1", 2.0), ("q", "u", "a", "d2", 1.0)])
+    before = (run.clone(), judged.clone())
+    values = prefs_metrics.evaluate_prefs(run, judged)
+    assert values["q"]["prefs_simp"] == 0.0 and values["q"]["prefs_num_prefs_poss"] == 1.0
+    assert run.equals(before[0]) and judged.equals(before[1])
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["-R", "prefs", "-m", "map"], "-m map is not a measure of -R prefs"),
+    (["-R", "qrels_jg", "-m", "prefs_simp"], "-m prefs_simp is not a measure of -R qrels_jg"),
+    (["-R", "qrels_jg", "-m", "all_prefs"], "-m all_prefs is not a measure of -R qrels_jg"),
+    (["-R", "qrels_jg", "-m", "P_avgjg.5,0"], "cutoffs must be positive"),
+    (["-R", "qrels_jg", "-m", "P_avgjg.5,5"], "given twice"),
+    (["-R", "prefs", "-m", "prefs_simp.3"], "takes no parameters"),
+    (["-R", "prefs", "--ties", "average"], "trec_eval's order only"),
+])
+def test_measures_outside_the_format_are_refused(argv, words):
+    """A measure the format cannot compute, or a bad cutoff, is one error line and exit
+    status 2 (trec_eval: "Can't calculate measure" or a cutoff error)."""
+    judged = HERE / ("qrels.123" if "qrels_jg" in argv else "prefs.test")
+    run = HERE / "prefs.results.test"
+    code, out, err = run_cli(argv + [str(judged), str(run)])
+    assert code == 2 and out == "" and words in err
