@@ -169,3 +169,12 @@ def test_measures_outside_the_format_are_refused(argv, words):
     run = HERE / "prefs.results.test"
     code, out, err = run_cli(argv + [str(judged), str(run)])
     assert code == 2 and out == "" and words in err
+
+
+def test_every_hash_line_is_a_comment(tmp_path):
+    """Two comment lines in a row are both comments (trec_eval 10.0 parses the second as
+    data, a difference kept on purpose); a '#' inside a docno is part of it."""
+    path = _write(tmp_path, "p.txt", "# one\n# two\nq1 u s d#1 1\n# three\nq1 u s d2 0\n")
+    frame = prefs_io.read_prefs(path)
+    assert frame["docid"].to_list() == ["d#1", "d2"]
+    assert prefs_io.read_qrels_jg(_write(tmp_path, "j.txt", "#a\n#b\nq a d 1\n")).height == 1

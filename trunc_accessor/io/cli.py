@@ -8,7 +8,8 @@ dialects (ir_measures', ranx', the library's own) follow trec_eval's. Beyond tre
 ``--ties average`` (the exact mean over every order of tied scores), ``--depth`` (the
 terminal-document metrics' maximum length), ``--format tsv|json|markdown``, ``--list``,
 ``--import MODULE`` (metrics of your own) and compressed files or ``-`` for standard input.
-Not offered: ``-Z`` (z-scores) and ``-R`` (other qrels formats).
+``-Z FILE`` (z-scores) and ``-R prefs|qrels_prefs|qrels_jg`` (preference and judgment-group
+measures) print trec_eval 10.0's lines too (``io/zscores.py``, ``io/rel_formats.py``).
 """
 from __future__ import annotations
 
@@ -44,8 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ap = _Parser(
         prog="trunc-accessor", description=__doc__.splitlines()[0],
-        epilog="Exit status 0 on success, 2 on bad input (one line on stderr). trec_eval's -Z "
-               "(z-scores) and -R (other qrels formats) are not offered.")
+        epilog="Exit status 0 on success, 2 on bad input (one line on stderr).")
     ap.add_argument("files", nargs="*", metavar="QRELS RUN",
                     help="a TREC qrels file (or irds:DATASET_ID, the qrels of an ir_datasets "
                          "collection; a file of that name first), then one or more TREC run "
