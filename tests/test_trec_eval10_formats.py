@@ -148,8 +148,9 @@ def test_prefs_leave_the_frames_alone():
     run = _run_frame(["d2", "d1"])
     judged = _prefs_frame([("q", "u", "a", "d1", 2.0), ("q", "u", "a", "d2", 1.0)])
     before = (run.clone(), judged.clone())
-    values = prefs_metrics.evaluate_prefs(run, judged)
-    assert values["q"]["prefs_simp"] == 0.0 and values["q"]["prefs_num_prefs_poss"] == 1.0
+    values = prefs_metrics.evaluate_prefs(run, judged).row(0, named=True)
+    assert values["qid"] == "q" and values["prefs_simp"] == 0.0
+    assert values["prefs_num_prefs_poss"] == 1.0
     assert run.equals(before[0]) and judged.equals(before[1])
 
 
@@ -178,3 +179,39 @@ def test_every_hash_line_is_a_comment(tmp_path):
     frame = prefs_io.read_prefs(path)
     assert frame["docid"].to_list() == ["d#1", "d2"]
     assert prefs_io.read_qrels_jg(_write(tmp_path, "j.txt", "#a\n#b\nq a d 1\n")).height == 1
+
+
+def _stored_per_query(name):
+    out = {}
+    for line in (HERE / name).read_text().splitlines():
+        measure, qid, value = line.split("\t")
+        if qid != "all":
+            out[(measure.strip(), qid)] = value
+    return out
+
+
+def test_python_api_gives_trec_eval_values():
+    """read_prefs + evaluate_prefs and read_qrels_jg + evaluate_avgjg, called from Python,
+    give trec_eval 10.0's per-query values (its printed four decimals, counts exactly)."""
+    from trunc_accessor import read_run
+    from trunc_accessor.metrics.avgjg import evaluate_avgjg
+
+    run = read_run(HERE / "prefs.results.test", library="polars")
+    frame = prefs_metrics.evaluate_prefs(run, prefs_io.read_prefs(HERE / "prefs.test"))
+    stored = _stored_per_query("out.prefs.q")
+    assert frame.height == len({q for _, q in stored})
+    for row in frame.iter_rows(named=True):
+        for m in prefs_metrics.MEASURES:
+            want = stored[(m, row["qid"])]
+            got = row[m]
+            assert (str(int(got)) if m in prefs_metrics.COUNTS else f"{got:.4f}") == want
+    run = read_run(need(SHARED_TE / "results.test"), library="polars")
+    frame = evaluate_avgjg(run, prefs_io.read_qrels_jg(HERE / "qrels.123"))
+    stored = _stored_per_query("out.qrels_jg.q")
+    checked = 0
+    for row in frame.iter_rows(named=True):
+        for m, v in row.items():
+            if m != "qid":
+                assert f"{v:.4f}" == stored[(m, row["qid"])]
+                checked += 1
+    assert checked == len(stored)

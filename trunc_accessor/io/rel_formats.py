@@ -110,7 +110,7 @@ def evaluate(args, error):
     import polars as pl
 
     from ..metrics.avgjg import P_CUTOFFS, RPREC_MULTS, evaluate_avgjg
-    from .cli import Block, _trec_order
+    from .cli import Block
     from .read import read_run
 
     fmt = args.R
@@ -140,19 +140,13 @@ def evaluate(args, error):
             raise error(f"no query of {run_path} is in {judged_path} (trec_eval: 'No queries "
                         "with both results and relevance info'); -c scores every judged query")
         if fmt == "qrels_jg":
-            ranked = _trec_order(run, "trec_eval")
-            dup = ranked.filter(pl.struct("qid", "docid").is_duplicated())
-            if dup.height:
-                raise InputError(f"{run_path}: query {dup['qid'][0]!r} ranks document "
-                                 f"{dup['docid'][0]!r} twice (trec_eval stops there too)")
-            if args.M is not None:
-                ranked = ranked.filter(pl.col("_pos") <= args.M)
-            per_query = evaluate_avgjg(
-                ranked, judgments, evaluated, relevance_level=args.l, judged_only=args.J,
-                p_cutoffs=params.get("P_avgjg", P_CUTOFFS),
+            frame = evaluate_avgjg(
+                run, judgments, qids=evaluated, relevance_level=args.l, judged_only=args.J,
+                max_docs=args.M, p_cutoffs=params.get("P_avgjg", P_CUTOFFS),
                 rprec_mults=params.get("Rprec_mult_avgjg", RPREC_MULTS))
         else:
-            per_query = _prefs.evaluate_prefs(run, judgments, qids=evaluated, max_docs=args.M)
+            frame = _prefs.evaluate_prefs(run, judgments, qids=evaluated, max_docs=args.M)
+        per_query = {row["qid"]: row for row in frame.iter_rows(named=True)}
         values = {}
         for q in evaluated:
             for n in scored:

@@ -22,25 +22,27 @@ P_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 RPREC_MULTS = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
 
 
-def evaluate_avgjg(ranked, qrels_jg, qids, *, relevance_level: float = 1,
-                   judged_only: bool = False, p_cutoffs=P_CUTOFFS,
-                   rprec_mults=RPREC_MULTS):
+def evaluate_avgjg(run, qrels_jg, *, qids=None, relevance_level: float = 1,
+                   judged_only: bool = False, max_docs: int | None = None,
+                   p_cutoffs=P_CUTOFFS, rprec_mults=RPREC_MULTS):
     """``map_avgjg``, ``P_avgjg`` and ``Rprec_mult_avgjg`` per query.
 
     Parameters
     ----------
-    ranked : polars.DataFrame
-        Columns ``qid``, ``docid`` (strings) and ``_pos`` (1 for each ranking's first
-        document), already in ranking order and cut.
+    run : polars.DataFrame
+        Columns ``qid``, ``docid`` and ``score``; each query's documents are ranked by score
+        descending, ties by docno descending (trec_eval's order).
     qrels_jg : polars.DataFrame
         `read_qrels_jg`' frame (``qid``, ``jg``, ``docid``, ``rel``).
-    qids : list of str
-        The queries to score, each with judgments (a query without a ranking scores as an
-        empty ranking).
+    qids : list of str, optional
+        The queries to score (default: those with both judgments and a ranking); a judged
+        query without a ranking scores as an empty ranking.
     relevance_level : float
         Grades at or above it are relevant (trec_eval's ``-l``).
     judged_only : bool
         Score each group's ranking of the documents it judged (grade ≥ 0) only (``-J``).
+    max_docs : int, optional
+        Keep only the first ``max_docs`` documents of each ranking (``-M``).
     p_cutoffs : sequence of int
         The cutoffs of ``P_avgjg`` (positive, distinct).
     rprec_mults : sequence of float
@@ -48,12 +50,34 @@ def evaluate_avgjg(ranked, qrels_jg, qids, *, relevance_level: float = 1,
 
     Returns
     -------
-    dict
-        ``{qid: {name: value}}`` with names ``map_avgjg``, ``P_avgjg_<k>`` and
-        ``Rprec_mult_avgjg_<m:.2f>``.
+    polars.DataFrame
+        One row per query (``qid``, in docno-byte order) and the columns ``map_avgjg``,
+        ``P_avgjg_<k>`` and ``Rprec_mult_avgjg_<m:.2f>``.
+
+    Raises
+    ------
+    InputError
+        A document ranked twice for a query.
     """
     import polars as pl
 
+    from ..errors import InputError
+
+    ranked = (run.select(pl.col("qid").cast(pl.String), pl.col("docid").cast(pl.String),
+                         pl.col("score").cast(pl.Float64))
+              .sort(["qid", "score", "docid"], descending=[False, True, True]))
+    dup = ranked.filter(pl.struct("qid", "docid").is_duplicated())
+    if dup.height:
+        raise InputError(f"query {dup['qid'][0]!r}: document {dup['docid'][0]!r} is ranked "
+                         "twice (trec_eval stops on duplicate documents too)")
+    ranked = ranked.with_columns(pl.int_range(1, pl.len() + 1).over("qid").alias("_pos"))
+    if max_docs is not None:
+        ranked = ranked.filter(pl.col("_pos") <= max_docs)
+    if qids is None:
+        qids = sorted(set(qrels_jg["qid"].cast(pl.String).unique().to_list())
+                      & set(ranked["qid"].unique().to_list()))
+    qrels_jg = qrels_jg.select(pl.col("qid", "jg", "docid").cast(pl.String),
+                               pl.col("rel").cast(pl.Int64))
     wanted = pl.DataFrame({"qid": list(qids)}, schema={"qid": pl.String})
     groups = (qrels_jg.join(wanted, on="qid").select("qid", "jg").unique()
               .sort(["qid", "jg"]))
@@ -112,7 +136,7 @@ def evaluate_avgjg(ranked, qrels_jg, qids, *, relevance_level: float = 1,
     # mean over each query's groups: summed in group order, divided when more than one
     q_of = table["qid"].to_numpy()
     if not len(q_of):
-        return {q: {name: 0.0 for name in per_group} for q in qids}
+        return pl.DataFrame({"qid": list(qids), **{n: [0.0] * len(qids) for n in per_group}})
     starts = np.flatnonzero(np.r_[True, q_of[1:] != q_of[:-1]])
     sizes = np.diff(np.r_[starts, len(q_of)])
     position = {q: i for i, q in enumerate(q_of[starts].tolist())}
@@ -120,4 +144,6 @@ def evaluate_avgjg(ranked, qrels_jg, qids, *, relevance_level: float = 1,
     for name, vals in per_group.items():
         sums = np.add.reduceat(np.asarray(vals, dtype=np.float64), starts)
         means[name] = np.where(sizes > 1, sums / np.maximum(sizes, 1), sums).tolist()
-    return {q: {name: means[name][position[q]] for name in per_group} for q in qids}
+    return pl.DataFrame({"qid": list(qids),
+                         **{name: [means[name][position[q]] for q in qids] for name in per_group}},
+                        schema={"qid": pl.String, **{name: pl.Float64 for name in per_group}})

@@ -318,8 +318,9 @@ def evaluate_prefs(run, prefs, *, qids=None, max_docs: int | None = None):
 
     Returns
     -------
-    dict
-        ``{qid: {measure: value}}`` for every measure of `MEASURES`.
+    polars.DataFrame
+        One row per query (``qid``) and a column per measure of `MEASURES` (the counts as
+        floats).
 
     Raises
     ------
@@ -330,7 +331,8 @@ def evaluate_prefs(run, prefs, *, qids=None, max_docs: int | None = None):
     import polars as pl
 
     qid_col = pl.col("qid").cast(pl.String)
-    ordered = (run.select(qid_col, pl.col("docid").cast(pl.String), pl.col("score"))
+    ordered = (run.select(qid_col, pl.col("docid").cast(pl.String),
+                          pl.col("score").cast(pl.Float64))
                .sort(["qid", "score", "docid"], descending=[False, True, False]))
     dup = ordered.filter(pl.struct("qid", "docid").is_duplicated())
     if dup.height:
@@ -371,4 +373,5 @@ def evaluate_prefs(run, prefs, *, qids=None, max_docs: int | None = None):
                                       part["_rank"].to_numpy(), part["rel_level"].to_numpy(),
                                       doc_parts[q], njr_of.get(q, 0))
         out[q] = query_values(groups, counts, njr_of.get(q, 0))
-    return {q: out[q] for q in qids}
+    return pl.DataFrame({"qid": list(qids), **{m: [out[q][m] for q in qids] for m in MEASURES}},
+                        schema={"qid": pl.String, **{m: pl.Float64 for m in MEASURES}})
