@@ -466,11 +466,12 @@ def main(argv=None) -> int:
                                        "add --format ndeval (or name α and β in -m, e.g. "
                                        "alpha_ndcg(alpha=0.3)@20)")
             args.ties = args.ties or "trec_eval"
-            blocks, named = _evaluate(args)
-            if args.Z:
-                from . import zscores
+            from . import zscores
 
-                zscores.convert(blocks, named, args.Z, args.c)
+            stats = zscores.read_zscores(args.Z) if args.Z else None  # refused before work
+            blocks, named = _evaluate(args)
+            if stats is not None:
+                zscores.convert(blocks, named, stats, args.c)
             text = list(render(blocks, named, args))
     except BrokenPipeError:
         _quiet_pipe()

@@ -85,10 +85,10 @@ def zscore(value: float, stats: tuple[float, float] | None) -> float:
     return 0.0 if value == mean else MISSING
 
 
-def convert(blocks, named, path, complete: bool) -> None:
-    """Turn the blocks' per-query values into z-scores and recompute their summaries
-    (``complete``: ``-c``, under which trec_eval's num_rel summary stays the qrels' count)."""
-    stats = read_zscores(path)
+def convert(blocks, named, stats, complete: bool) -> None:
+    """Turn the blocks' per-query values into z-scores against ``stats`` (`read_zscores`'
+    answer) and recompute their summaries (``complete``: ``-c``, under which trec_eval's
+    num_rel summary stays the qrels' count)."""
     scored = [n for n in named if n.measure is not None]
     for b in blocks:
         queries = sorted({q for (_, q) in b.values} | set(b.qids))
