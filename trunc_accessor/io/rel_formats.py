@@ -37,6 +37,14 @@ class _Measure:
         self.label = label
 
 
+def _named(label: str, summary: str = "mean"):
+    from typing import Any, cast
+
+    from ..core.registry import Named
+
+    return Named(label, cast(Any, _Measure(label)), summary)
+
+
 def _cutoffs(name: str, text: str, integer: bool):
     values = []
     for part in text.split(","):
@@ -85,14 +93,13 @@ def parse_measures(specs: list[str] | None, fmt: str):
         if name == "runid":
             named.append(Named("runid", None, "none"))
         elif name == "P_avgjg":
-            named += [Named(f"P_avgjg_{k}", _Measure(f"P_avgjg_{k}"))
-                      for k in params.get(name, P_CUTOFFS)]
+            named += [_named(f"P_avgjg_{k}") for k in params.get(name, P_CUTOFFS)]
         elif name == "Rprec_mult_avgjg":
-            named += [Named(f"Rprec_mult_avgjg_{m:.2f}", _Measure(f"Rprec_mult_avgjg_{m:.2f}"))
+            named += [_named(f"Rprec_mult_avgjg_{m:.2f}")
                       for m in params.get(name, RPREC_MULTS)]
         else:
             summary = "sum" if name == "num_q" or name in _prefs.COUNTS else "mean"
-            named.append(Named(name, _Measure(name), summary))
+            named.append(_named(name, summary))
     return named, params
 
 
