@@ -83,10 +83,12 @@ def _write(tmp_path, name, text):
 
 
 @pytest.mark.parametrize("reader,text,line,words", [
-    (prefs_io.read_prefs, "q1 u s d1 1\nq1 u s d2\n", 2, "5 fields"),
-    (prefs_io.read_prefs, "# c\nq1 u s d1 high\n", 2, "'high' is not a number"),
-    (prefs_io.read_prefs, "q1 u s d1 1\n\nq1 u s d2 0\n", 2, "this one has 0"),
-    (prefs_io.read_qrels_prefs, "q1 0 d1 1\nq1 0 d2 0 9\n", 2, "4 fields"),
+    (prefs_io.read_prefs, "q1 u s d1 1\nq1 u s d2\n", 2, "needs 5 fields"),
+    (prefs_io.read_prefs, "# c\nq1 u s d1 high\n", 2, "'high' is not a finite number"),
+    (prefs_io.read_prefs, "q1 u s d1 1\n\nq1 u s d2 0 x\n", 3, "this one has 6"),
+    (prefs_io.read_prefs, "q1 u s d1 1 x\nq1 u s d2 0 x\n", 1, "this one has 6"),
+    (prefs_io.read_qrels_prefs, "q1 0 d1 1\nq1 0 d2 0 9\n", 2, "this one has 5"),
+    (prefs_io.read_qrels_jg, "q1 0 d1 1 x\n", 1, "this one has 5"),
     (prefs_io.read_qrels_jg, "q1 a d1 1\nq1 a d2 0.5\n", 2, "'0.5' is not an integer"),
     (prefs_io.read_qrels_jg, "q1 a d1 1\nq1 b d1 0\nq1 a d1 0\n", 3, "judged again"),
 ])

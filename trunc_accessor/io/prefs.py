@@ -1,7 +1,7 @@
 """Readers for trec_eval's other relevance formats: preferences and judgment groups.
 
 Three text formats, one judgment per line, fields separated by blanks (spaces, tabs, ``\\r``,
-``\\v``, ``\\f``); a line starting with ``#`` is a comment:
+``\\v``, ``\\f``); blank lines and lines starting with ``#`` are skipped:
 
 * ``prefs`` (`read_prefs`): ``qid jg jsg docno rel_level``. A user judgment group (jg) is one
   user's preferences for the query at one time; within a judgment sub-group (jsg) every
@@ -14,81 +14,66 @@ Three text formats, one judgment per line, fields separated by blanks (spaces, t
 * ``qrels_jg`` (`read_qrels_jg`): ``qid jg docno rel``, qrels with several judgment groups
   (one per assessor) for a query; ``rel`` an integer, negative for "in the pool, not judged".
 
-A bad line raises `InputError` naming the file and the physical line.
+The files are parsed by the library's vectorised reader (the one behind `read_qrels`); a bad
+line raises `InputError` naming the file and the physical line.
 """
 from __future__ import annotations
 
 import os
-import re
 
 from ..errors import InputError
 
-_NUMBER = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-_INTEGER = re.compile(rb"[+-]?\d+")
+def _format(what: str, fields: tuple[str, ...]):
+    from .parse import _Format
+
+    n = len(fields)
+    return _Format(what, fields, n, {n - 1: fields[-1]}, tuple(range(n)), exact=True)
 
 
-def _data_lines(path):
-    """(physical line number, fields) of every line that is not a comment."""
-    where = os.fspath(path)
-    try:
-        with open(path, "rb") as fh:
-            buf = fh.read()
-    except OSError as e:
-        raise InputError(f"{where}: cannot read the file ({e.strerror or e})") from None
-    if not buf:
-        raise InputError(f"{where}: the file is empty")
-    if b"\0" in buf:
-        line = buf[:buf.index(b"\0")].count(b"\n") + 1
-        raise InputError(f"{where}, line {line}: a NUL byte (not a text file)")
-    lines = buf.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    for number, line in enumerate(lines, 1):
-        if line.startswith(b"#"):
-            continue
-        yield where, number, line.split()
+_PREFS = _format("prefs", ("qid", "jg", "jsg", "docid", "rel_level"))
+_QRELS_PREFS = _format("qrels_prefs", ("qid", "jg", "docid", "rel_level"))
+_QRELS_JG = _format("qrels_jg", ("qid", "jg", "docid", "rel"))
 
 
-def _text(where, number, field: bytes, what: str) -> str:
-    try:
-        return field.decode()
-    except UnicodeDecodeError:
-        raise InputError(f"{where}, line {number}: the {what} is not UTF-8 text") from None
+def _line_of(path, match) -> int:
+    """The physical line (from 1) of the first data line whose fields ``match`` accepts;
+    read only to name a bad line in an error."""
+    with open(path, "rb") as fh:
+        for number, line in enumerate(fh, 1):
+            fields = line.split()
+            if fields and not fields[0].startswith(b"#") and match(fields):
+                return number
+    return 0  # pragma: no cover  (the table came from these lines)
 
 
-def _level(where, number, field: bytes, what: str) -> float:
-    if not _NUMBER.fullmatch(field):
-        raise InputError(f"{where}, line {number}: {what} {field.decode(errors='replace')!r} "
-                         "is not a number")
-    return float(field)
+def _line_fields(path, number: int) -> list[str]:
+    with open(path, "rb") as fh:
+        for i, line in enumerate(fh, 1):
+            if i == number:
+                return [f.decode(errors="replace") for f in line.split()]
+    return []  # pragma: no cover
 
 
-def _frame(columns: dict, schema: dict):
+def _table(path, fmt):
+    """The file parsed by the library's vectorised reader (a bad line: InputError naming it)."""
     import polars as pl
 
-    return pl.DataFrame(columns, schema=schema)
+    from .parse import _parse
 
-
-def _read_levels(path, n_fields: int, layout: str):
-    import polars as pl
-
-    qid, jg, jsg, doc, level = [], [], [], [], []
-    for where, number, f in _data_lines(path):
-        if len(f) != n_fields:
-            raise InputError(f"{where}, line {number}: a {layout} line has {n_fields} fields "
-                             f"({layout}), this one has {len(f)}")
-        qid.append(_text(where, number, f[0], "qid"))
-        jg.append(_text(where, number, f[1], "judgment group"))
-        if n_fields == 5:
-            jsg.append(_text(where, number, f[2], "judgment sub-group"))
-        doc.append(_text(where, number, f[-2], "docno"))
-        level.append(_level(where, number, f[-1], "rel_level"))
-    if not qid:
+    table = pl.from_arrow(_parse(path, (fmt,))[1])
+    assert isinstance(table, pl.DataFrame)
+    if table.height == 0:
         raise InputError(f"{os.fspath(path)}: no judgment (only comments)")
-    return _frame({"qid": qid, "jg": jg, "jsg": jsg if n_fields == 5 else ["0"] * len(qid),
-                   "docid": doc, "rel_level": level},
-                  {"qid": pl.String, "jg": pl.String, "jsg": pl.String, "docid": pl.String,
-                   "rel_level": pl.Float64})
+    return table
+
+
+def _read_levels(path, fmt):
+    import polars as pl
+
+    table = _table(path, fmt)
+    jsg = pl.col("jsg") if "jsg" in table.columns else pl.lit("0").alias("jsg")
+    return table.select(pl.col("qid", "jg").cast(pl.String), jsg.cast(pl.String),
+                        pl.col("docid").cast(pl.String), pl.col("rel_level").cast(pl.Float64))
 
 
 def read_prefs(path):
@@ -111,7 +96,7 @@ def read_prefs(path):
         A line without exactly five fields, a ``rel_level`` that is not a number, a file
         that cannot be read or holds no judgment; the message names the file and the line.
     """
-    return _read_levels(path, 5, "qid jg jsg docno rel_level")
+    return _read_levels(path, _PREFS)
 
 
 def read_qrels_prefs(path):
@@ -137,7 +122,7 @@ def read_qrels_prefs(path):
         A line without exactly four fields or a ``rel_level`` that is not a number, naming
         the file and the line.
     """
-    return _read_levels(path, 4, "qid jg docno rel_level")
+    return _read_levels(path, _QRELS_PREFS)
 
 
 def read_qrels_jg(path):
@@ -166,26 +151,21 @@ def read_qrels_jg(path):
     """
     import polars as pl
 
-    qid, jg, doc, rel, seen = [], [], [], [], {}
-    for where, number, f in _data_lines(path):
-        if len(f) != 4:
-            raise InputError(f"{where}, line {number}: a qrels_jg line has 4 fields (qid jg "
-                             f"docno rel), this one has {len(f)}")
-        if not _INTEGER.fullmatch(f[3]):
-            raise InputError(f"{where}, line {number}: rel {f[3].decode(errors='replace')!r} "
-                             "is not an integer")
-        key = tuple(_text(where, number, x, what)
-                    for x, what in zip(f[:3], ("qid", "judgment group", "docno")))
-        if key in seen:
-            raise InputError(f"{where}, line {number}: document {key[2]!r} is judged again for "
-                             f"query {key[0]!r} in judgment group {key[1]!r} (first on line "
-                             f"{seen[key]})")
-        seen[key] = number
-        qid.append(key[0])
-        jg.append(key[1])
-        doc.append(key[2])
-        rel.append(int(f[3]))
-    if not qid:
-        raise InputError(f"{os.fspath(path)}: no judgment (only comments)")
-    return _frame({"qid": qid, "jg": jg, "docid": doc, "rel": rel},
-                  {"qid": pl.String, "jg": pl.String, "docid": pl.String, "rel": pl.Int64})
+    table = _table(path, _QRELS_JG)
+    rel = table["rel"]
+    if not (rel == rel.round()).all():
+        line = _line_of(path, lambda f: float(f[3]) != round(float(f[3])))
+        bad = _line_fields(path, line)
+        raise InputError(f"{os.fspath(path)}, line {line}: rel {bad[3]!r} is not an integer")
+    table = table.select(pl.col("qid", "jg", "docid").cast(pl.String),
+                         pl.col("rel").cast(pl.Int64))
+    again = table.filter(pl.struct("qid", "jg", "docid").is_duplicated())
+    if again.height:
+        q, g, d = again.row(0)[:3]
+        key = [x.encode() for x in (q, g, d)]
+        first = _line_of(path, lambda f: f[:3] == key)
+        line = _line_of(path, lambda f, seen=[]: f[:3] == key and (seen.append(1) or
+                                                                   len(seen) == 2))
+        raise InputError(f"{os.fspath(path)}, line {line}: document {d!r} is judged again for "
+                         f"query {q!r} in judgment group {g!r} (first on line {first})")
+    return table
