@@ -222,3 +222,25 @@ def test_python_api_gives_trec_eval_values():
                 assert f"{v:.4f}" == stored[(m, row["qid"])]
                 checked += 1
     assert checked == len(stored)
+
+
+SINGLE = ([(m, "prefs", "out.prefs.q") for m in prefs_metrics.MEASURES]
+          + [(m, "qrels_jg", "out.qrels_jg.q") for m in ("map_avgjg", "P_avgjg",
+                                                          "Rprec_mult_avgjg")])
+
+
+@pytest.mark.parametrize("measure,fmt,stored", SINGLE, ids=[s[0] for s in SINGLE])
+def test_each_measure_alone_prints_its_trec_eval_lines(measure, fmt, stored):
+    """``-q -m MEASURE`` alone prints exactly that measure's lines of trec_eval 10.0's
+    stored group output (trec_eval prints a measure's lines the same way alone or in its
+    group; checked on the built program for six of them when the outputs were made)."""
+    import re
+
+    judged, run = (("prefs.test", HERE / "prefs.results.test") if fmt == "prefs"
+                   else ("qrels.123", need(SHARED_TE / "results.test")))
+    code, out, err = run_cli(["-q", "-m", measure, "-R", fmt, str(HERE / judged), str(run)])
+    assert code == 0, err
+    pattern = re.compile(rf"{re.escape(measure)}(_[0-9.]+)? *\t")
+    want = [line for line in (HERE / stored).read_text().splitlines(True)
+            if pattern.match(line)]
+    assert want and out == "".join(want)
