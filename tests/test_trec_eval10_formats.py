@@ -169,6 +169,8 @@ def test_prefs_leave_the_frames_alone():
     (["-R", "qrels_jg", "-m", "P_avgjg.5,5"], "given twice"),
     (["-R", "prefs", "-m", "prefs_simp.3"], "takes no parameters"),
     (["-R", "prefs", "--ties", "average"], "trec_eval's order only"),
+    (["-R", "prefs", "--format", "ndeval"], "-R and -Z are trec_eval's options"),
+    (["-Z", str(HERE / "zscores_file"), "--format", "ndeval"], "-R and -Z are trec_eval's"),
 ])
 def test_measures_outside_the_format_are_refused(argv, words):
     """A measure the format cannot compute, or a bad cutoff, is one error line and exit

@@ -457,6 +457,9 @@ def main(argv=None) -> int:
         if len(args.files) < 2:
             raise CommandLineError("give QRELS then RUN (trec_eval's order), or --list")
         if args.format == "ndeval":
+            if args.R != "qrels" or args.Z:
+                raise CommandLineError("-R and -Z are trec_eval's options; --format ndeval "
+                                       "reads diversity qrels and prints ndeval's measures")
             from . import ndeval_cli
 
             text = list(ndeval_cli.lines(args, CommandLineError))
