@@ -11,7 +11,8 @@ dialects (ir_measures', ranx', the library's own) follow trec_eval's. Beyond tre
 ``--ties average`` (the exact mean over every order of tied scores), ``--depth`` (the
 terminal-document metrics' maximum length), ``--format tsv|json|markdown``, ``--list``,
 ``--import MODULE`` (metrics of your own) and compressed files or ``-`` for standard input.
-Not offered: ``-Z`` (z-scores) and ``-R`` (other qrels formats).
+``-Z FILE`` (z-scores) and ``-R prefs|qrels_prefs|qrels_jg`` (preference and judgment-group
+measures) print trec_eval 10.0's lines too (``io/zscores.py``, ``io/rel_formats.py``).
 """
 from __future__ import annotations
 
@@ -74,8 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ap = _Parser(
         prog="trunc-accessor", description=__doc__.splitlines()[0],
-        epilog="Exit status 0 on success, 2 on bad input (one line on stderr). trec_eval's -Z "
-               "(z-scores) and -R (other qrels formats) are not offered.")
+        epilog="Exit status 0 on success, 2 on bad input (one line on stderr).")
     ap.add_argument("files", nargs="*", metavar="QRELS RUN",
                     help="a TREC qrels file (or irds:DATASET_ID, the qrels of an ir_datasets "
                          "collection; a file of that name first), then one or more TREC run "
@@ -101,6 +101,13 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("-n", action="store_true", help="no summary ('all') lines")
     ap.add_argument("-N", type=int, default=0, metavar="N",
                     help="documents in the collection (trec_eval's utility measure)")
+    ap.add_argument("-R", choices=("qrels", "qrels_jg", "prefs", "qrels_prefs"), default="qrels",
+                    help="format of QRELS (trec_eval's -R): qrels_jg (judgment groups: "
+                         "map_avgjg, P_avgjg, Rprec_mult_avgjg), prefs or qrels_prefs "
+                         "(preferences: prefs_*)")
+    ap.add_argument("-Z", default=None, metavar="FILE",
+                    help="print z-scores against FILE's per-query means and standard "
+                         "deviations (lines: qid measure mean stddev), as trec_eval -Z")
     ap.add_argument("--ties", choices=TIES, default=None,
                     help="tie handling (default: trec_eval, trec_eval 10's order and output; "
                          "trec_eval9: 9.0.8's, as pytrec_eval; average: the exact mean over "
@@ -366,6 +373,11 @@ def _format(value: float, n: Named) -> str:
 
 
 def _trec_lines(block: Block, named: list[Named], args):
+    if getattr(args, "Z", None):
+        from . import zscores
+
+        yield from zscores.trec_lines(block, named, args)
+        return
     per_query = [n for n in named if n.summary != "gmean" and n.label != "num_q"
                  and n.label != "runid"]
     if args.q:
@@ -514,6 +526,9 @@ def _main(parser, argv) -> int:
             raise CommandLineError("give QRELS then RUN (ndeval's order)" if prog != "trunc-accessor"
                                    else "give QRELS then RUN (trec_eval's order), or --list")
         if args.format == "ndeval":
+            if args.R != "qrels" or args.Z:
+                raise CommandLineError("-R and -Z are trec_eval's options; --format ndeval "
+                                       "reads diversity qrels and prints ndeval's measures")
             from . import ndeval_cli
 
             if getattr(args, "subtopics", None) is False:
@@ -529,7 +544,13 @@ def _main(parser, argv) -> int:
             if args.M is not None and args.M < 0:
                 raise CommandLineError(f"-M takes a number of documents ≥ 0, not {args.M}")
             args.ties = args.ties or "trec_eval"
-            text = list(render(*_evaluate(args), args))
+            from . import zscores
+
+            stats = zscores.read_zscores(args.Z) if args.Z else None  # refused before work
+            blocks, named = _evaluate(args)
+            if stats is not None:
+                zscores.convert(blocks, named, stats, args.c)
+            text = list(render(blocks, named, args))
     except BrokenPipeError:
         _quiet_pipe()
         return 0
@@ -622,6 +643,10 @@ def _evaluate(args) -> tuple[list[Block], list[Named]]:
     from .read import read_qrels
 
     qrels_path, runs = args.files[0], args.files[1:]
+    if args.R != "qrels":
+        from . import rel_formats
+
+        return rel_formats.evaluate(args, CommandLineError)
     if _looks_like_run(qrels_path) and not _looks_like_run(runs[0]):
         raise InputError(f"{qrels_path} looks like a run and {runs[0]} like qrels: the "
                          "order is QRELS RUN, as trec_eval's")

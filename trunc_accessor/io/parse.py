@@ -240,7 +240,7 @@ def _finite(table: pa.Table, fmt: _Format) -> bool:
 def _arrow(source, fmt: _Format, n: int, sep: str = " ") -> pa.Table | None:
     """pyarrow.csv on a normalised buffer or file without comment lines whose lines all hold
     ``n`` fields; None if it is anything else (Arrow then raises) or a value is bad."""
-    if n < fmt.n_min:
+    if n < fmt.n_min or (fmt.exact and n > len(fmt.fields)):  # the careful reader names it
         return None
     names = [f"f{i}" for i in range(n)]
     present = [i for i in fmt.keep if i < n]
@@ -365,6 +365,10 @@ def _careful(buf: bytes, where: str, formats: tuple[_Format, ...]) -> tuple[_For
             raise InputError(f"{where}, line {lineno}: a {fmt.what} line needs {fmt.n_min} "
                              f"fields ({' '.join(fmt.fields[:fmt.n_min])}), found {len(parts)}")
         if fmt.exact and len(parts) > len(fmt.fields):
+            if fmt.what != "qrels":
+                raise InputError(f"{where}, line {lineno}: a {fmt.what} line has "
+                                 f"{len(fmt.fields)} fields ({' '.join(fmt.fields)}), this "
+                                 f"one has {len(parts)}")
             raise InputError(f"{where}, line {lineno}: {len(parts)} fields, but the file's "
                              f"first line has {len(fmt.fields)} ({' '.join(fmt.fields)}): a "
                              f"qrels file has one layout, 4 fields (qid iter docid rel) or 3")
