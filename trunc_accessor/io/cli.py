@@ -526,7 +526,8 @@ def _main(parser, argv) -> int:
             raise CommandLineError("give QRELS then RUN (ndeval's order)" if prog != "trunc-accessor"
                                    else "give QRELS then RUN (trec_eval's order), or --list")
         if args.format == "ndeval":
-            if args.R != "qrels" or args.Z:
+            # trunc-accessor-ndeval's own parser has neither option
+            if getattr(args, "R", "qrels") != "qrels" or getattr(args, "Z", None):
                 raise CommandLineError("-R and -Z are trec_eval's options; --format ndeval "
                                        "reads diversity qrels and prints ndeval's measures")
             from . import ndeval_cli
