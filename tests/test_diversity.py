@@ -449,3 +449,40 @@ def test_cutoff_tools_take_the_diversity_measures():
             expected = truncated.ir.evaluate(qrels, [measure], ties="first")[measure]
             got = curve[curve.depth == depth].set_index("qid")["value"]
             assert np.allclose(got.reindex(expected.index), expected), (measure, depth)
+
+
+# --------------------------------------------------------------------------- empty rankings
+EVERY_FORM = ["alpha_ndcg", "alpha_ndcg@5", "alpha_dcg", "alpha_dcg@5", "err_ia", "err_ia@5",
+              "nerr_ia", "nerr_ia@5", "nrbp", "nnrbp", "p_ia@5", "s_recall", "s_recall@5",
+              "map_ia"]
+
+
+def test_empty_ranking_of_a_query_with_relevant_subtopics_scores_zero():
+    """A qid of the qrels that the run does not answer scores 0 in every diversity measure,
+    with and without a cut-off (ndeval -c counts such a topic as 0; pyndeval, which cannot
+    take an empty ranking, gives 0 to a ranking of non-relevant documents, the same
+    ranking's value), and stays in the mean under undefined="nan". P-IA without a cut-off
+    is 0/0 there, as P without a cut-off."""
+    import ir_measures
+
+    qrels = pd.DataFrame({"qid": ["1", "1", "2", "2"], "subtopic": [1, 2, 1, 2],
+                          "docid": ["a", "a", "b", "c"], "rel": 1})
+    run = pd.DataFrame({"qid": ["1"], "docid": ["a"], "score": [2.0]})
+    junk = pd.DataFrame({"qid": ["2"], "docid": ["zz"], "score": [1.0]})
+    # pyndeval's values for a ranking of one non-relevant document
+    assert _vs_pyndeval(junk, qrels, _irm_measures(ir_measures, ks=(2, 5))) < 1e-9
+    peer = junk.ir.evaluate(qrels, EVERY_FORM, undefined="nan", queries=["2"])
+    assert (peer.loc["2"] == 0).all()
+    for frame in (run, pl.from_pandas(run)):
+        res = frame.ir.evaluate(qrels, EVERY_FORM + ["p_ia"], undefined="nan",
+                                ties="average")
+        res = res.to_pandas().set_index("qid") if isinstance(res, pl.DataFrame) else res
+        assert (res.loc["2", EVERY_FORM] == 0).all(), res.loc["2"]
+        assert np.isnan(res.loc["2", "p_ia"])
+    res = run.ir.evaluate(qrels, EVERY_FORM, undefined="nan")
+    assert np.allclose(res.mean(), res.loc["1"] / 2)  # the query stays in the mean
+    # a system of a by= run that lacks the qid: the same
+    two = pd.concat([run.assign(sys="x"), pd.DataFrame({"qid": ["2"], "docid": ["b"],
+                                                          "score": [1.0], "sys": "y"})])
+    res = two.ir.evaluate(qrels, EVERY_FORM, undefined="nan", by="sys")
+    assert (res.loc[("x", "2")] == 0).all() and (res.loc[("y", "1")] == 0).all()
