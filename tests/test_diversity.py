@@ -158,9 +158,10 @@ def _ours_for(measure) -> str:
     return f"{IRM[name]}@{k}{inner}"
 
 
-def _vs_pyndeval(run: pd.DataFrame, qrels: pd.DataFrame, measures) -> float:
+def _vs_pyndeval(run: pd.DataFrame, qrels: pd.DataFrame, measures, ours=None) -> float:
     """Largest difference to ir_measures/pyndeval per query. pyndeval orders tied scores
-    by docid ascending: the run is given to the library in that order (ties="first")."""
+    by docid ascending: the run is given to the library in that order (ties="first").
+    ``ours``: other qrels for the library (the same judgments with a weight column)."""
     import ir_measures
 
     qi = qrels.rename(columns={"qid": "query_id", "docid": "doc_id", "rel": "relevance",
@@ -180,7 +181,8 @@ def _vs_pyndeval(run: pd.DataFrame, qrels: pd.DataFrame, measures) -> float:
                         for m in ir_measures.iter_calc(group, qi, ri)})
     ordered = run.sort_values(["qid", "score", "docid"], ascending=[True, False, True])
     labels = {str(m): _ours_for(m) for m in measures}
-    res = ordered.ir.evaluate(qrels, list(labels.values()), ties="first", names="canonical")
+    res = ordered.ir.evaluate(qrels if ours is None else ours, list(labels.values()),
+                              ties="first", names="canonical")
     worst = 0.0
     for (mname, qid), value in got.items():
         ours = float(res.loc[qid, res.columns[list(labels).index(mname)]])
@@ -486,3 +488,68 @@ def test_empty_ranking_of_a_query_with_relevant_subtopics_scores_zero():
                                                           "score": [1.0], "sys": "y"})])
     res = two.ir.evaluate(qrels, EVERY_FORM, undefined="nan", by="sys")
     assert (res.loc[("x", "2")] == 0).all() and (res.loc[("y", "1")] == 0).all()
+
+
+# --------------------------------------------------------------------------- weights
+def _weighted_sums(run, weighted):
+    """Σ_s w_s·P@10_s / Σ_s w_s and the same for AP (Agrawal et al.'s intent-aware forms),
+    each per-subtopic measure by pytrec_eval; the sums in exact rationals."""
+    from fractions import Fraction
+
+    import pytrec_eval
+
+    rd: dict = {}
+    for q, d, s in run[["qid", "docid", "score"]].itertuples(index=False):
+        rd.setdefault(q, {})[d] = float(s)
+    acc: dict = {}
+    for (q, _), part in weighted.groupby(["qid", "subtopic"]):
+        if not (part.rel > 0).any():
+            continue
+        qd = {q: {d: int(r > 0) for d, r in zip(part.docid, part.rel)}}
+        v = pytrec_eval.RelevanceEvaluator(qd, {"P_10", "map"}).evaluate({q: rd[q]})[q]
+        w = Fraction(float(part.weight.iloc[0]))
+        e = acc.setdefault(q, [Fraction(0), Fraction(0), Fraction(0)])
+        e[0] += w * Fraction(v["P_10"])
+        e[1] += w * Fraction(v["map"])
+        e[2] += w
+    return {q: (float(p / t), float(a / t)) for q, (p, a, t) in acc.items()}
+
+
+def test_weights_of_any_size_are_scaled_without_overflow(web_qrels):
+    """Equal weights near the largest float, tiny or subnormal give pyndeval's unweighted
+    values; unequal weights near the largest float or among the subnormals give the
+    intent-aware sums Σ_s w_s·measure_s / Σ_s w_s (pytrec_eval per subtopic)."""
+    import ir_measures
+
+    run = ta.read_run(need(WEB / "rm-catb.run.gz")).drop(columns="system")
+    run = run[run.qid.isin([str(q) for q in range(151, 156)])]
+    qrels = web_qrels[web_qrels.qid.isin(run.qid.unique())]
+    measures = _irm_measures(ir_measures, ks=(5, 20))
+    for w in (1e308, 1.7976931348623157e308, 1e-308, 5e-324):
+        assert _vs_pyndeval(run, qrels, measures, ours=qrels.assign(weight=w)) < 1e-9, w
+    rng = np.random.default_rng(3)
+    subs = qrels[["qid", "subtopic"]].drop_duplicates()
+    for scale in (2.5e307, 1e-318):  # the first: each query's sum overflows
+        subs = subs.assign(weight=(rng.integers(1, 8, len(subs)) * scale))
+        weighted = qrels.merge(subs, on=["qid", "subtopic"])
+        res = run.ir.evaluate(weighted, DIVERSITY + ["p_ia@10"], ties="trec_eval9",
+                              undefined="nan")
+        assert res.notna().all().all(), scale
+        for q, (p10, ap) in _weighted_sums(run, weighted).items():
+            assert abs(res.loc[q, "p_ia@10"] - p10) < 1e-9, (scale, q)
+            assert abs(res.loc[q, "map_ia"] - ap) < 1e-9, (scale, q)
+
+
+@pytest.mark.parametrize("weight, match", [
+    (-1.0, "finite weights ≥ 0"), (np.nan, "finite weights ≥ 0"), (np.inf, "finite weights ≥ 0"),
+    (-np.inf, "finite weights ≥ 0"), (0.0, "qid 1 with a relevant document weight 0")])
+def test_weights_that_cannot_be_scaled_are_refused(weight, match):
+    run = pd.DataFrame({"qid": 1, "docid": ["a", "b"], "score": [2.0, 1.0]})
+    qrels = pd.DataFrame({"qid": 1, "subtopic": [1, 2], "docid": ["a", "b"], "rel": 1,
+                          "weight": weight})
+    for frame in (qrels, pl.from_pandas(qrels, nan_to_null=False)):
+        with pytest.raises(ta.InputError, match=match):
+            run.ir.alpha_ndcg(frame)
+    # one subtopic of weight 0 beside a positive one is a valid intent distribution
+    ok = qrels.assign(weight=[0.0, 1.0])
+    assert run.ir.p_ia(ok, k=2).iloc[0] == 0.5

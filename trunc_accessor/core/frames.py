@@ -231,7 +231,8 @@ def subtopic_column(values: pl.Series) -> pl.Series:
 
 
 def _check_weights(q: pl.DataFrame) -> None:
-    """Subtopic weights: finite, ≥ 0, one per (qid, subtopic)."""
+    """Subtopic weights: finite, ≥ 0, one per (qid, subtopic), not all 0 over the subtopics
+    of a qid that have a relevant document."""
     bad = q["weight"].is_null() | q["weight"].is_nan() | q["weight"].is_infinite() \
         | (q["weight"] < 0)
     if bad.any():
@@ -244,6 +245,13 @@ def _check_weights(q: pl.DataFrame) -> None:
         row = several.row(0, named=True)
         raise InputError(f"qrels column 'weight' gives subtopic {row['subtopic']!r} of qid "
                          f"{row['qid']!r} several weights: a subtopic has one weight")
+    none = (q.filter(pl.col("rel") > 0).group_by("qid", maintain_order=True)
+            .agg(pl.col("weight").max()).filter(pl.col("weight") == 0))
+    if none.height:
+        raise InputError(f"qrels column 'weight' gives every subtopic of qid "
+                         f"{none['qid'][0]!r} with a relevant document weight 0: the measures "
+                         "scale a query's weights to sum to its number of subtopics, so at "
+                         "least one must be positive")
 
 
 def adhoc_qrels(subtopic_qrels: pl.DataFrame) -> pl.DataFrame:

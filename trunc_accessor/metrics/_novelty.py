@@ -42,14 +42,12 @@ class _Pairs:
         self.nrel = np.bincount(a.j_code[judged], minlength=a.n_codes).astype(np.float64)
         active = (self.nrel > 0).astype(np.float64)
         per_q = np.bincount(a.code_q, weights=active, minlength=n_q)
-        self.S = per_q[prep.seg_q]  # the subtopics with a relevant document, per segment
         # each subtopic's weight, scaled to sum to S over the query's active subtopics
         # (1 each without a weight column, as ndeval's uniform weights)
         self.code_wt = np.ones(a.n_codes)
         if a.code_w is not None:
-            total = np.bincount(a.code_q, weights=a.code_w * active, minlength=n_q)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                self.code_wt = a.code_w * per_q[a.code_q] / total[a.code_q]
+            self.code_wt, per_q = _scaled_weights(a.code_w, active > 0, a.code_q, per_q, n_q)
+        self.S = per_q[prep.seg_q]  # the subtopics with a relevant document, per segment
         # blocks of equal (segment, subtopic): the index of each pair inside its block
         key = self.seg * np.int64(max(a.n_codes, 1)) + self.code
         new = np.ones(len(key), dtype=bool)
@@ -59,6 +57,27 @@ class _Pairs:
         self.index = np.arange(len(key)) - self.block_start[self.block]
         self.key = key
         self.wt = self.code_wt[self.code]
+
+
+def _scaled_weights(w: np.ndarray, active: np.ndarray, code_q: np.ndarray, per_q: np.ndarray,
+                    n_q: int) -> tuple[np.ndarray, np.ndarray]:
+    """Subtopic weights ``w`` (finite, ≥ 0; one per code) scaled to sum to S over the
+    active subtopics of each query, and S per query. Each query's weights are first divided
+    by their largest active weight, so that their sum cannot overflow (weights near the
+    largest float) and equal weights become exactly 1 (as tiny or subnormal ones do). A
+    query whose active subtopics all weigh 0 has nothing to weigh: S = 0 (undefined)."""
+    wa = np.where(active, w, 0.0)
+    top = np.zeros(n_q)
+    np.maximum.at(top, code_q, wa)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rel = np.where(top[code_q] > 0, wa / np.where(top[code_q] > 0, top[code_q], 1.0), 0.0)
+    total = np.bincount(code_q, weights=rel, minlength=n_q)
+    per_q = np.where(top > 0, per_q, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scaled = np.where(total[code_q] > 0,
+                          rel * per_q[code_q] / np.where(total[code_q] > 0, total[code_q], 1.0),
+                          0.0)
+    return scaled, per_q
 
 
 def _decay(alpha: float, n: int) -> np.ndarray:

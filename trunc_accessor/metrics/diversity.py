@@ -23,10 +23,13 @@ ndeval's (the TREC Web track's evaluation program, version 4.5):
 
 S counts the subtopics of the query with at least one relevant document. A query with none
 leaves every measure undefined. Subtopics weigh the same, as in ndeval, unless the qrels
-have a ``weight`` column (one weight ≥ 0 per qid and subtopic, e.g. NTCIR's intent
-probabilities): each subtopic's terms are then multiplied by its weight, scaled so that the
-weights of the query's S subtopics sum to S (the intent-aware forms of Agrawal et al., WSDM
-2009: Σ_s P(s|q)·measure_s, and a weighted greedy ideal).
+have a ``weight`` column (one finite weight ≥ 0 per qid and subtopic, e.g. NTCIR's intent
+probabilities; not all 0 over a query's subtopics with a relevant document): each
+subtopic's terms are then multiplied by its weight, scaled so that the weights of the
+query's S subtopics sum to S (the intent-aware forms of Agrawal et al., WSDM 2009:
+Σ_s P(s|q)·measure_s, and a weighted greedy ideal). Only the ratios of a query's weights
+matter: equal weights of any size (10^308 or 10^-308 alike) change nothing. At a relevance
+level above 1, a query whose subtopics relevant at that level all weigh 0 is undefined.
 
 Ties (``ties="average"``): every measure is the exact mean over the orders of tied
 documents. The documents relevant to s in a tie group of n documents (t before it) occupy
