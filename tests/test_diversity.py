@@ -553,3 +553,50 @@ def test_weights_that_cannot_be_scaled_are_refused(weight, match):
     # one subtopic of weight 0 beside a positive one is a valid intent distribution
     ok = qrels.assign(weight=[0.0, 1.0])
     assert run.ir.p_ia(ok, k=2).iloc[0] == 0.5
+
+
+# --------------------------------------------------------------------------- subtopic ids
+def test_subtopic_ids_beyond_int64_are_ids(web_qrels):
+    """Subtopic ids of 64 bits and more (uint64 ≥ 2^63, whole floats ≥ 2^63, 128-bit
+    integers) are ids as any other: pyndeval, given the same ids as text, agrees."""
+    import ir_measures
+
+    run = ta.read_run(need(WEB / "ql-cata.run.gz")).drop(columns="system")
+    run = run[run.qid.isin([str(q) for q in range(151, 155)])]
+    qrels = web_qrels[web_qrels.qid.isin(run.qid.unique())]
+    measures = _irm_measures(ir_measures, ks=(5, 20))
+    s = qrels.subtopic.astype(np.uint64)
+    for ids in (s + np.uint64(2 ** 63), s.astype(np.float64) * 2.0 ** 63,
+                s.astype(np.float64) * 2.0 ** 62, s.astype(np.float64) * 1e300):
+        ours = qrels.assign(subtopic=ids)
+        assert _vs_pyndeval(run, ours, measures) < 1e-9, ids.dtype
+        assert _vs_pyndeval(run, ours, measures, ours=pl.from_pandas(ours)) < 1e-9
+    if hasattr(pl, "Int128"):
+        big = pl.from_pandas(qrels).with_columns(
+            pl.col("subtopic").cast(pl.Int128) * (2 ** 70))
+        text = big.with_columns(pl.col("subtopic").cast(pl.String)).to_pandas()
+        assert _vs_pyndeval(run, text, measures, ours=big) < 1e-9
+
+
+@pytest.mark.parametrize("values, match", [
+    ([[1], [2]], "'subtopic' must hold subtopic ids .* not List"),
+    ([True, False], "'subtopic' must hold subtopic ids .* not Boolean"),
+    ([np.inf, 1.0], "'subtopic' holds an infinite value"),
+    ([{"a": 1}, {"a": 2}], "'subtopic' must hold subtopic ids .* not Struct")])
+def test_subtopic_columns_that_are_not_ids_are_refused(values, match):
+    run = pd.DataFrame({"qid": 1, "docid": ["a", "b"], "score": [2.0, 1.0]})
+    qrels = pl.DataFrame({"qid": [1, 1], "docid": ["a", "b"], "rel": [1, 1],
+                          "aspect": values})
+    for frame in (qrels, qrels.lazy(), qrels.to_pandas()):
+        with pytest.raises(ta.InputError, match=match.replace("subtopic'", "aspect'")):
+            run.ir.alpha_ndcg(frame)
+
+
+@pytest.mark.parametrize("values", [["x", "y"], [[1.0], [2.0]], [True, False]])
+def test_weight_columns_that_are_not_numbers_are_refused(values):
+    run = pd.DataFrame({"qid": 1, "docid": ["a", "b"], "score": [2.0, 1.0]})
+    qrels = pl.DataFrame({"qid": [1, 1], "subtopic": [1, 2], "docid": ["a", "b"],
+                          "rel": [1, 1], "weight": values})
+    for frame in (qrels, qrels.to_pandas()):
+        with pytest.raises(ta.InputError, match="'weight' must hold numeric subtopic weights"):
+            run.ir.p_ia(frame)

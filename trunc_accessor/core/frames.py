@@ -176,7 +176,7 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
         pl.col(cols.qrels_qid).cast(kt.qid).alias("qid"),
         pl.col(cols.qrels_docid).cast(kt.docid).alias("docid"),
         pl.col(cols.rel).cast(pl.Float64).alias("rel"),
-        *([subtopic_column(qrels[cols.subtopic])] if cols.subtopic else []),
+        *([subtopic_column(qrels[cols.subtopic], cols.subtopic)] if cols.subtopic else []),
         *([pl.col(cols.weight).cast(pl.Float64).alias("weight")] if cols.weight else []),
     )
     for col in ("qid", "docid") + (("subtopic",) if cols.subtopic else ()):
@@ -218,15 +218,39 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
                      id_note=id_note, subtopics=subtopics)
 
 
-def subtopic_column(values: pl.Series) -> pl.Series:
-    """A diversity qrels' subtopic column as ``subtopic``: Int64 when it holds whole numbers
-    (subtopics then sort as numbers, as ndeval numbers them), else String; NaN is missing."""
-    if values.dtype.is_float():
+def subtopic_column(values: pl.Series, name: str = "subtopic") -> pl.Series:
+    """A diversity qrels' subtopic column (named ``name`` in the qrels) as ``subtopic``:
+    subtopic ids, held as qids are (integers or strings). Whole numbers become Int64 (they
+    then sort as numbers, as ndeval numbers them), or UInt64 where some reach 2^63, or
+    their decimal digits beyond; a float column's whole values count as whole numbers (a
+    pandas integer column with a missing value is float), its other values as their text;
+    NaN is missing. Any other type (lists, booleans, dates, …) is an :class:`InputError`
+    naming the column."""
+    dtype = values.dtype
+    if dtype == pl.Null:
+        return values.cast(pl.Int64).alias("subtopic")
+    if dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum)):
+        return values.cast(pl.String).alias("subtopic")
+    if not (dtype.is_integer() or dtype.is_float()):
+        raise InputError(f"qrels column {name!r} must hold subtopic ids (integers or "
+                         f"strings), not {dtype}")
+    if dtype.is_float():
         values = values.fill_nan(None)
+        if values.is_infinite().any():
+            raise InputError(f"qrels column {name!r} holds an infinite value "
+                             f"({values.filter(values.is_infinite())[0]}): subtopic ids are "
+                             "integers or strings")
         whole = values.drop_nulls()
-        if (whole == whole.round()).all():
-            return values.cast(pl.Int64).alias("subtopic")
-    kind = pl.Int64 if values.dtype.is_integer() else pl.String
+        if not (whole == whole.round()).all():
+            return values.cast(pl.String).alias("subtopic")
+    present = values.drop_nulls()
+    lo, hi = (present.min(), present.max()) if len(present) else (0, 0)
+    if -2 ** 63 <= lo and hi < 2 ** 63:
+        kind = pl.Int64
+    elif lo >= 0 and hi < 2 ** 64:
+        kind = pl.UInt64
+    else:  # beyond 64 bits (a float such as 1e30, a 128-bit integer): the value as text
+        return values.cast(pl.String).alias("subtopic")
     return values.cast(kind).alias("subtopic")
 
 

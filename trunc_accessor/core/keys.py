@@ -105,6 +105,15 @@ def check_schema(run_schema: pl.Schema, qrels_schema: pl.Schema, cols: Columns) 
         if isinstance(run_schema[b], _UNSUPPORTED_KEY) or run_schema[b] == pl.Object:
             raise InputError(f"by= column {b!r} holds {run_schema[b]} values; a system key "
                              "must be a scalar (string, number, boolean, date, …)")
+    if cols.subtopic:
+        dt = qrels_schema[cols.subtopic]
+        if not (dt.is_integer() or dt.is_float() or dt in (pl.String, pl.Null)
+                or isinstance(dt, (pl.Categorical, pl.Enum))):
+            raise InputError(f"qrels column {cols.subtopic!r} must hold subtopic ids "
+                             f"(integers or strings), not {dt}")
+    if cols.weight and not _numeric(qrels_schema[cols.weight]):
+        raise InputError(f"qrels column {cols.weight!r} must hold numeric subtopic weights, "
+                         f"not {qrels_schema[cols.weight]}")
 
 
 def _where(row: dict, keys: Sequence[str]) -> str:
