@@ -600,3 +600,48 @@ def test_weight_columns_that_are_not_numbers_are_refused(values):
     for frame in (qrels, qrels.to_pandas()):
         with pytest.raises(ta.InputError, match="'weight' must hold numeric subtopic weights"):
             run.ir.p_ia(frame)
+
+
+# --------------------------------------------------------------------------- greedy ideal cost
+def test_greedy_ideal_work_is_sized_per_query(monkeypatch):
+    """One query with many relevant documents beside many small ones: the greedy ideal's
+    dense arrays are sized per block of similar queries, so the cells it allocates and the
+    steps it takes stay within 8·Σ_q D_q²·S_q (ndeval's cost: D_q²·S_q per query, D_q the
+    relevant documents and S_q the subtopics of query q), not n_q·max D²·max S; the values
+    equal pyndeval's."""
+    import ir_measures
+
+    import trunc_accessor.metrics._novelty as nov
+
+    blocks = []
+    real = nov._ideal_blocks
+
+    def recording(n_docs, n_subs):
+        out = real(n_docs, n_subs)
+        blocks.extend(out)
+        return out
+
+    monkeypatch.setattr(nov, "_ideal_blocks", recording)
+    rng = np.random.default_rng(11)
+    rows = []
+    for q in range(60):
+        n_docs, n_sub = (120, 6) if q == 0 else (int(rng.integers(1, 9)), int(rng.integers(1, 4)))
+        for d in range(n_docs):
+            for s in range(1, n_sub + 1):
+                if rng.random() < 0.5:
+                    rows.append((f"q{q}", s, f"d{d}", int(rng.integers(0, 3))))
+    qrels = pd.DataFrame(rows, columns=["qid", "subtopic", "docid", "rel"])
+    docs = qrels[["qid", "docid"]].drop_duplicates()
+    run = docs.assign(score=rng.permutation(len(docs)) / len(docs))
+    assert _vs_pyndeval(run, qrels, _irm_measures(ir_measures, ks=(5, 20))) < 1e-9
+    relevant = qrels[qrels.rel > 0]
+    D = relevant.groupby("qid").docid.nunique()
+    S = qrels[qrels.rel > 0].groupby("qid").subtopic.max()  # subtopics are numbered 1…S
+    ndeval_cost = int((D ** 2 * S.reindex(D.index)).sum())
+    assert blocks and sum(len(qs) for qs, _, _ in blocks) == len(D)
+    cells = sum(len(qs) * d * s for qs, d, s in blocks)
+    steps = sum(len(qs) * d * d * s for qs, d, s in blocks)
+    assert steps <= 8 * ndeval_cost
+    assert cells <= 4 * int((D * S.reindex(D.index)).sum())
+    dense = len(D) * D.max() ** 2 * S.max()  # one array for every query at once
+    assert steps * 10 < dense
