@@ -541,8 +541,9 @@ def test_weights_of_any_size_are_scaled_without_overflow(web_qrels):
 
 
 @pytest.mark.parametrize("weight, match", [
-    (-1.0, "finite weights ≥ 0"), (np.nan, "finite weights ≥ 0"), (np.inf, "finite weights ≥ 0"),
-    (-np.inf, "finite weights ≥ 0"), (0.0, "qid 1 with a relevant document weight 0")])
+    (-1.0, "finite weights ≥ 0"), (np.nan, "finite weights ≥ 0"),
+    (np.inf, "finite weights ≥ 0"), (-np.inf, "finite weights ≥ 0"),
+    (0.0, "qid 1 with a relevant document weight 0")])
 def test_weights_that_cannot_be_scaled_are_refused(weight, match):
     run = pd.DataFrame({"qid": 1, "docid": ["a", "b"], "score": [2.0, 1.0]})
     qrels = pd.DataFrame({"qid": 1, "subtopic": [1, 2], "docid": ["a", "b"], "rel": 1,

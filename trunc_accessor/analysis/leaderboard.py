@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -60,7 +60,7 @@ def _common_queries(qrels_a, qrels_b, names) -> tuple[Any, Any]:
                     f"qrels {name!r}", frame)
         if isinstance(frame, pl.LazyFrame):
             frame = frame.collect()
-        ids = to_polars(frame, [qid], f"qrels {name!r}")[qid]
+        ids = cast(pl.DataFrame, to_polars(frame, [qid], f"qrels {name!r}"))[qid]
         _key_kind(ids.dtype, f"qrels {name!r} column {qid!r}")  # qids as evaluate takes them
         if ids.null_count():
             raise InputError(f"qrels {name!r} column {qid!r} has a missing value (row "

@@ -19,7 +19,7 @@ no judged document at all, one :class:`~trunc_accessor.warn.IdentifierWarning` s
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
@@ -244,11 +244,13 @@ def subtopic_column(values: pl.Series, name: str = "subtopic") -> pl.Series:
         if not (whole == whole.round()).all():
             return values.cast(pl.String).alias("subtopic")
     present = values.drop_nulls()
-    lo, hi = (present.min(), present.max()) if len(present) else (0, 0)
+    lo, hi = ((int(cast(Any, present.min())), int(cast(Any, present.max())))
+              if len(present) else (0, 0))  # whole numbers here: int() is exact
+    kind: pl.DataType
     if -2 ** 63 <= lo and hi < 2 ** 63:
-        kind = pl.Int64
+        kind = pl.Int64()
     elif lo >= 0 and hi < 2 ** 64:
-        kind = pl.UInt64
+        kind = pl.UInt64()
     else:  # beyond 64 bits (a float such as 1e30, a 128-bit integer): the value as text
         return values.cast(pl.String).alias("subtopic")
     return values.cast(kind).alias("subtopic")
