@@ -224,7 +224,7 @@ def subtopic_column(values: pl.Series, name: str = "subtopic") -> pl.Series:
     then sort as numbers, as ndeval numbers them), or UInt64 where some reach 2^63, or
     their decimal digits beyond; a float column's whole values count as whole numbers (a
     pandas integer column with a missing value is float), its other values as their text;
-    NaN is missing. Any other type (lists, booleans, dates, …) is an :class:`InputError`
+    NaN is missing. Any other type (lists, booleans, dates, …) is an `InputError`
     naming the column."""
     dtype = values.dtype
     if dtype == pl.Null:

@@ -79,7 +79,7 @@ def _above(B: int, t: int, m: int, s: int, c: int, D: tuple[int, int]):
 
 
 def work_floor(fixed_j, fixed_pos, mixed, cut: int) -> int:
-    """A lower bound of the steps :func:`mean_interpolated` takes (0 when it takes none),
+    """A lower bound of the steps `mean_interpolated` takes (0 when it takes none),
     found in constant time per mixed group, without enumerating the candidate values: the
     candidates of one constrained document are distinct values, so the most any document
     has is a lower bound of their number."""
@@ -114,7 +114,7 @@ def mean_interpolated(fixed_j, fixed_pos, mixed, cut: int, where: str) -> float:
 
     ``fixed_j``/``fixed_pos``: the relevant documents of fixed groups (global index j and
     position); ``mixed``: (B, t, m, s) of every mixed group, in ranking order. Refused with
-    a :class:`ParameterError` when the work would pass ``MAX_WORK``: first by a lower bound
+    a `ParameterError` when the work would pass ``MAX_WORK``: first by a lower bound
     found without enumerating the candidate values, then by their exact number, counted
     as they are enumerated (stopping as soon as it is too large)."""
     c = max(int(cut), 1)

@@ -203,7 +203,7 @@ def _ideal_gains(prep: Prepared, level: float, alpha: float, wt: np.ndarray
     """The novelty-discounted gains of ndeval's greedy ideal ranking, as (scored qid index,
     position, gain) of every position: at each position the judged document with the
     largest gain, ties to the largest docid. Computed one position at a time for every
-    query of a block of similar size at once (:func:`_ideal_blocks`)."""
+    query of a block of similar size at once (`_ideal_blocks`)."""
     cache_key = ("diversity_ideal", level, alpha)
     if cache_key in prep._cache:
         return prep._cache[cache_key]
