@@ -158,9 +158,10 @@ def _ours_for(measure) -> str:
     return f"{IRM[name]}@{k}{inner}"
 
 
-def _vs_pyndeval(run: pd.DataFrame, qrels: pd.DataFrame, measures) -> float:
+def _vs_pyndeval(run: pd.DataFrame, qrels: pd.DataFrame, measures, ours=None) -> float:
     """Largest difference to ir_measures/pyndeval per query. pyndeval orders tied scores
-    by docid ascending: the run is given to the library in that order (ties="first")."""
+    by docid ascending: the run is given to the library in that order (ties="first").
+    ``ours``: other qrels for the library (the same judgments with a weight column)."""
     import ir_measures
 
     qi = qrels.rename(columns={"qid": "query_id", "docid": "doc_id", "rel": "relevance",
@@ -180,7 +181,8 @@ def _vs_pyndeval(run: pd.DataFrame, qrels: pd.DataFrame, measures) -> float:
                         for m in ir_measures.iter_calc(group, qi, ri)})
     ordered = run.sort_values(["qid", "score", "docid"], ascending=[True, False, True])
     labels = {str(m): _ours_for(m) for m in measures}
-    res = ordered.ir.evaluate(qrels, list(labels.values()), ties="first", names="canonical")
+    res = ordered.ir.evaluate(qrels if ours is None else ours, list(labels.values()),
+                              ties="first", names="canonical")
     worst = 0.0
     for (mname, qid), value in got.items():
         ours = float(res.loc[qid, res.columns[list(labels).index(mname)]])
@@ -449,3 +451,198 @@ def test_cutoff_tools_take_the_diversity_measures():
             expected = truncated.ir.evaluate(qrels, [measure], ties="first")[measure]
             got = curve[curve.depth == depth].set_index("qid")["value"]
             assert np.allclose(got.reindex(expected.index), expected), (measure, depth)
+
+
+# --------------------------------------------------------------------------- empty rankings
+EVERY_FORM = ["alpha_ndcg", "alpha_ndcg@5", "alpha_dcg", "alpha_dcg@5", "err_ia", "err_ia@5",
+              "nerr_ia", "nerr_ia@5", "nrbp", "nnrbp", "p_ia@5", "s_recall", "s_recall@5",
+              "map_ia"]
+
+
+def test_empty_ranking_of_a_query_with_relevant_subtopics_scores_zero():
+    """A qid of the qrels that the run does not answer scores 0 in every diversity measure,
+    with and without a cut-off (ndeval -c counts such a topic as 0; pyndeval, which cannot
+    take an empty ranking, gives 0 to a ranking of non-relevant documents, the same
+    ranking's value), and stays in the mean under undefined="nan". P-IA without a cut-off
+    is 0/0 there, as P without a cut-off."""
+    import ir_measures
+
+    qrels = pd.DataFrame({"qid": ["1", "1", "2", "2"], "subtopic": [1, 2, 1, 2],
+                          "docid": ["a", "a", "b", "c"], "rel": 1})
+    run = pd.DataFrame({"qid": ["1"], "docid": ["a"], "score": [2.0]})
+    junk = pd.DataFrame({"qid": ["2"], "docid": ["zz"], "score": [1.0]})
+    # pyndeval's values for a ranking of one non-relevant document
+    assert _vs_pyndeval(junk, qrels, _irm_measures(ir_measures, ks=(2, 5))) < 1e-9
+    peer = junk.ir.evaluate(qrels, EVERY_FORM, undefined="nan", queries=["2"])
+    assert (peer.loc["2"] == 0).all()
+    for frame in (run, pl.from_pandas(run)):
+        res = frame.ir.evaluate(qrels, EVERY_FORM + ["p_ia"], undefined="nan",
+                                ties="average")
+        res = res.to_pandas().set_index("qid") if isinstance(res, pl.DataFrame) else res
+        assert (res.loc["2", EVERY_FORM] == 0).all(), res.loc["2"]
+        assert np.isnan(res.loc["2", "p_ia"])
+    res = run.ir.evaluate(qrels, EVERY_FORM, undefined="nan")
+    assert np.allclose(res.mean(), res.loc["1"] / 2)  # the query stays in the mean
+    # a system of a by= run that lacks the qid: the same
+    two = pd.concat([run.assign(sys="x"), pd.DataFrame({"qid": ["2"], "docid": ["b"],
+                                                          "score": [1.0], "sys": "y"})])
+    res = two.ir.evaluate(qrels, EVERY_FORM, undefined="nan", by="sys")
+    assert (res.loc[("x", "2")] == 0).all() and (res.loc[("y", "1")] == 0).all()
+
+
+# --------------------------------------------------------------------------- weights
+def _weighted_sums(run, weighted):
+    """Σ_s w_s·P@10_s / Σ_s w_s and the same for AP (Agrawal et al.'s intent-aware forms),
+    each per-subtopic measure by pytrec_eval; the sums in exact rationals."""
+    from fractions import Fraction
+
+    import pytrec_eval
+
+    rd: dict = {}
+    for q, d, s in run[["qid", "docid", "score"]].itertuples(index=False):
+        rd.setdefault(q, {})[d] = float(s)
+    acc: dict = {}
+    for (q, _), part in weighted.groupby(["qid", "subtopic"]):
+        if not (part.rel > 0).any():
+            continue
+        qd = {q: {d: int(r > 0) for d, r in zip(part.docid, part.rel)}}
+        v = pytrec_eval.RelevanceEvaluator(qd, {"P_10", "map"}).evaluate({q: rd[q]})[q]
+        w = Fraction(float(part.weight.iloc[0]))
+        e = acc.setdefault(q, [Fraction(0), Fraction(0), Fraction(0)])
+        e[0] += w * Fraction(v["P_10"])
+        e[1] += w * Fraction(v["map"])
+        e[2] += w
+    return {q: (float(p / t), float(a / t)) for q, (p, a, t) in acc.items()}
+
+
+def test_weights_of_any_size_are_scaled_without_overflow(web_qrels):
+    """Equal weights near the largest float, tiny or subnormal give pyndeval's unweighted
+    values; unequal weights near the largest float or among the subnormals give the
+    intent-aware sums Σ_s w_s·measure_s / Σ_s w_s (pytrec_eval per subtopic)."""
+    import ir_measures
+
+    run = ta.read_run(need(WEB / "rm-catb.run.gz")).drop(columns="system")
+    run = run[run.qid.isin([str(q) for q in range(151, 156)])]
+    qrels = web_qrels[web_qrels.qid.isin(run.qid.unique())]
+    measures = _irm_measures(ir_measures, ks=(5, 20))
+    for w in (1e308, 1.7976931348623157e308, 1e-308, 5e-324):
+        assert _vs_pyndeval(run, qrels, measures, ours=qrels.assign(weight=w)) < 1e-9, w
+    rng = np.random.default_rng(3)
+    subs = qrels[["qid", "subtopic"]].drop_duplicates()
+    for scale in (2.5e307, 1e-318):  # the first: each query's sum overflows
+        subs = subs.assign(weight=(rng.integers(1, 8, len(subs)) * scale))
+        weighted = qrels.merge(subs, on=["qid", "subtopic"])
+        res = run.ir.evaluate(weighted, DIVERSITY + ["p_ia@10"], ties="trec_eval9",
+                              undefined="nan")
+        assert res.notna().all().all(), scale
+        for q, (p10, ap) in _weighted_sums(run, weighted).items():
+            assert abs(res.loc[q, "p_ia@10"] - p10) < 1e-9, (scale, q)
+            assert abs(res.loc[q, "map_ia"] - ap) < 1e-9, (scale, q)
+
+
+@pytest.mark.parametrize("weight, match", [
+    (-1.0, "finite weights ≥ 0"), (np.nan, "finite weights ≥ 0"),
+    (np.inf, "finite weights ≥ 0"), (-np.inf, "finite weights ≥ 0"),
+    (0.0, "qid 1 with a relevant document weight 0")])
+def test_weights_that_cannot_be_scaled_are_refused(weight, match):
+    run = pd.DataFrame({"qid": 1, "docid": ["a", "b"], "score": [2.0, 1.0]})
+    qrels = pd.DataFrame({"qid": 1, "subtopic": [1, 2], "docid": ["a", "b"], "rel": 1,
+                          "weight": weight})
+    for frame in (qrels, pl.from_pandas(qrels, nan_to_null=False)):
+        with pytest.raises(ta.InputError, match=match):
+            run.ir.alpha_ndcg(frame)
+    # one subtopic of weight 0 beside a positive one is a valid intent distribution
+    ok = qrels.assign(weight=[0.0, 1.0])
+    assert run.ir.p_ia(ok, k=2).iloc[0] == 0.5
+
+
+# --------------------------------------------------------------------------- subtopic ids
+def test_subtopic_ids_beyond_int64_are_ids(web_qrels):
+    """Subtopic ids of 64 bits and more (uint64 ≥ 2^63, whole floats ≥ 2^63, 128-bit
+    integers) are ids as any other: pyndeval, given the same ids as text, agrees."""
+    import ir_measures
+
+    run = ta.read_run(need(WEB / "ql-cata.run.gz")).drop(columns="system")
+    run = run[run.qid.isin([str(q) for q in range(151, 155)])]
+    qrels = web_qrels[web_qrels.qid.isin(run.qid.unique())]
+    measures = _irm_measures(ir_measures, ks=(5, 20))
+    s = qrels.subtopic.astype(np.uint64)
+    for ids in (s + np.uint64(2 ** 63), s.astype(np.float64) * 2.0 ** 63,
+                s.astype(np.float64) * 2.0 ** 62, s.astype(np.float64) * 1e300):
+        ours = qrels.assign(subtopic=ids)
+        assert _vs_pyndeval(run, ours, measures) < 1e-9, ids.dtype
+        assert _vs_pyndeval(run, ours, measures, ours=pl.from_pandas(ours)) < 1e-9
+    if hasattr(pl, "Int128"):
+        big = pl.from_pandas(qrels).with_columns(
+            pl.col("subtopic").cast(pl.Int128) * (2 ** 70))
+        text = big.with_columns(pl.col("subtopic").cast(pl.String)).to_pandas()
+        assert _vs_pyndeval(run, text, measures, ours=big) < 1e-9
+
+
+@pytest.mark.parametrize("values, match", [
+    ([[1], [2]], "'subtopic' must hold subtopic ids .* not List"),
+    ([True, False], "'subtopic' must hold subtopic ids .* not Boolean"),
+    ([np.inf, 1.0], "'subtopic' holds an infinite value"),
+    ([{"a": 1}, {"a": 2}], "'subtopic' must hold subtopic ids .* not Struct")])
+def test_subtopic_columns_that_are_not_ids_are_refused(values, match):
+    run = pd.DataFrame({"qid": 1, "docid": ["a", "b"], "score": [2.0, 1.0]})
+    qrels = pl.DataFrame({"qid": [1, 1], "docid": ["a", "b"], "rel": [1, 1],
+                          "aspect": values})
+    for frame in (qrels, qrels.lazy(), qrels.to_pandas()):
+        with pytest.raises(ta.InputError, match=match.replace("subtopic'", "aspect'")):
+            run.ir.alpha_ndcg(frame)
+
+
+@pytest.mark.parametrize("values", [["x", "y"], [[1.0], [2.0]], [True, False]])
+def test_weight_columns_that_are_not_numbers_are_refused(values):
+    run = pd.DataFrame({"qid": 1, "docid": ["a", "b"], "score": [2.0, 1.0]})
+    qrels = pl.DataFrame({"qid": [1, 1], "subtopic": [1, 2], "docid": ["a", "b"],
+                          "rel": [1, 1], "weight": values})
+    for frame in (qrels, qrels.to_pandas()):
+        with pytest.raises(ta.InputError, match="'weight' must hold numeric subtopic weights"):
+            run.ir.p_ia(frame)
+
+
+# --------------------------------------------------------------------------- greedy ideal cost
+def test_greedy_ideal_work_is_sized_per_query(monkeypatch):
+    """One query with many relevant documents beside many small ones: the greedy ideal's
+    dense arrays are sized per block of similar queries, so the cells it allocates and the
+    steps it takes stay within 8·Σ_q D_q²·S_q (ndeval's cost: D_q²·S_q per query, D_q the
+    relevant documents and S_q the subtopics of query q), not n_q·max D²·max S; the values
+    equal pyndeval's."""
+    import ir_measures
+
+    import trunc_accessor.metrics._novelty as nov
+
+    blocks = []
+    real = nov._ideal_blocks
+
+    def recording(n_docs, n_subs):
+        out = real(n_docs, n_subs)
+        blocks.extend(out)
+        return out
+
+    monkeypatch.setattr(nov, "_ideal_blocks", recording)
+    rng = np.random.default_rng(11)
+    rows = []
+    for q in range(60):
+        n_docs, n_sub = (120, 6) if q == 0 else (int(rng.integers(1, 9)), int(rng.integers(1, 4)))
+        for d in range(n_docs):
+            for s in range(1, n_sub + 1):
+                if rng.random() < 0.5:
+                    rows.append((f"q{q}", s, f"d{d}", int(rng.integers(0, 3))))
+    qrels = pd.DataFrame(rows, columns=["qid", "subtopic", "docid", "rel"])
+    docs = qrels[["qid", "docid"]].drop_duplicates()
+    run = docs.assign(score=rng.permutation(len(docs)) / len(docs))
+    assert _vs_pyndeval(run, qrels, _irm_measures(ir_measures, ks=(5, 20))) < 1e-9
+    relevant = qrels[qrels.rel > 0]
+    D = relevant.groupby("qid").docid.nunique()
+    S = qrels[qrels.rel > 0].groupby("qid").subtopic.max()  # subtopics are numbered 1…S
+    ndeval_cost = int((D ** 2 * S.reindex(D.index)).sum())
+    assert blocks and sum(len(qs) for qs, _, _ in blocks) == len(D)
+    cells = sum(len(qs) * d * s for qs, d, s in blocks)
+    steps = sum(len(qs) * d * d * s for qs, d, s in blocks)
+    assert steps <= 8 * ndeval_cost
+    assert cells <= 4 * int((D * S.reindex(D.index)).sum())
+    dense = len(D) * D.max() ** 2 * S.max()  # one array for every query at once
+    assert steps * 10 < dense

@@ -186,3 +186,60 @@ def test_irds_diversity_qrels_keep_their_subtopic():
         pd.testing.assert_frame_equal(got, expected)
     # ad hoc qrels (iteration "0" everywhere) have no subtopic column
     assert list(ta.read_qrels(StandIn()).columns) == ["qid", "docid", "rel"]
+
+
+class Unreachable(StandIn):
+    """A dataset whose files are not cached and cannot be fetched."""
+
+    def __init__(self, error):
+        super().__init__()
+        self.error = error
+
+    def qrels_iter(self):
+        raise self.error
+
+
+def test_qrels_that_cannot_be_downloaded_are_an_input_error():
+    """What ir_datasets raises when a download fails (its RuntimeError after every mirror,
+    a requests ConnectionError with one mirror, an OSError writing its cache) becomes an
+    InputError that says how to get the files."""
+    requests = pytest.importorskip("requests")
+    for error in (RuntimeError("All download sources failed", []),
+                  requests.exceptions.ConnectionError("Max retries exceeded with url"),
+                  PermissionError(13, "Permission denied", "/nowhere/.ir_datasets")):
+        for library in ("pandas", "polars"):
+            with pytest.raises(InputError, match=r"could not fetch or read its qrels .*"
+                               r"IR_DATASETS_HOME.*network access") as info:
+                ta.read_qrels(Unreachable(error), library=library)
+            assert type(error).__name__ in str(info.value)
+
+
+def test_real_ir_datasets_download_failure_is_an_input_error(tmp_path):
+    """The real ir_datasets with an empty IR_DATASETS_HOME and its download made to fail as
+    it does offline: read_qrels and the command line name the remedy, no traceback of
+    ir_datasets' own exceptions."""
+    pytest.importorskip("ir_datasets")
+    run_file = ROOT / "trunc_accessor" / "data" / "cranfield" / "bm25.run.gz"
+    code = f"""
+import requests, ir_datasets.util.download as dl
+import trunc_accessor as ta
+from trunc_accessor.io import cli
+for error in (RuntimeError("All download sources failed", []),
+              requests.exceptions.ConnectionError("Max retries exceeded")):
+    def fail(self, force=True, error=error):
+        raise error
+    dl.Download.path = fail
+    try:
+        ta.read_qrels("irds:cranfield")
+    except ta.InputError as e:
+        print(type(error).__name__, "IR_DATASETS_HOME" in str(e))
+    print("cli", cli.main(["-m", "map", "irds:cranfield", {str(run_file)!r}]))
+"""
+    env = {**os.environ, "IR_DATASETS_HOME": str(tmp_path / "irds"), "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=120, cwd=ROOT, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:4] == ["RuntimeError True", "cli 2",
+                                          "ConnectionError True", "cli 2"], out.stdout
+    assert "could not fetch or read its qrels" in out.stderr
+    assert "Traceback" not in out.stderr

@@ -550,3 +550,83 @@ def test_compat_refuses_a_tie_too_large_for_its_exact_mean(monkeypatch):
     monkeypatch.setattr(compat_module, "CHUNK", 7)  # chunking changes nothing
     monkeypatch.setattr(compat_module, "MAX_TERMS", 10 ** 6)
     assert single.compat(graded, scores=scores, qrels_grades=judged) == pytest.approx(exact, abs=1e-14)
+
+
+def test_interpolated_precision_refuses_a_huge_tie_before_enumerating_it():
+    """A tie group of 10^9 documents, half relevant, would take C(10^9, 5·10^8) orders; the
+    exact mean is refused at once (a lower bound of the work in constant time per group),
+    not after listing the s·(m − s + 1) ≈ 2.5·10^17 candidate precisions."""
+    import time
+
+    from trunc_accessor.metrics._max_ties import mean_interpolated
+
+    start = time.perf_counter()
+    with pytest.raises(ParameterError, match="for qid='q' would take at least"):
+        mean_interpolated(np.array([], dtype=np.int64), np.array([], dtype=np.int64),
+                          [(0, 0, 10 ** 9, 5 * 10 ** 8)], 1, "qid='q'")
+    assert time.perf_counter() - start < 1.0
+    # through a call: 40,000 tied documents, 20,000 relevant (4·10^8 candidates before)
+    n = 40_000
+    run = pd.DataFrame({"qid": "q", "docid": [f"d{i}" for i in range(n)], "score": 1.0})
+    qrels = pd.DataFrame({"qid": "q", "docid": run.docid[::2], "rel": 1})
+    start = time.perf_counter()
+    with pytest.raises(ParameterError, match="interpolated precision for qid='q'"):
+        run.ir.evaluate(qrels, ["iprec_at_recall", "interpolated_precision_11pt"])
+    assert time.perf_counter() - start < 5.0
+
+
+@pytest.mark.parametrize("budget", [10, 200, 2_000])
+def test_interpolated_precision_budget_is_exact(monkeypatch, budget):
+    """The refusal depends on the work as before (Σ s·m over the mixed groups, times one
+    plus the distinct candidate values): a ranking within the budget gets the brute-force
+    mean; one beyond it is refused, whether the lower bound or the count finds it."""
+    import trunc_accessor.metrics._max_ties as mt
+
+    grades = [0, 1, 0, 1, 1, 0, 0, 1]
+    scores = [3.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0, 1.0]
+    want = ref.brute_force_mean(rx.iprec_at_recall, grades, scores, grades, 1)
+    # the work the exact mean takes: groups (m, s) = (3, 2), (4, 2); its distinct candidate
+    # values above D (none: D = (0, 1)) are counted by brute force here
+    cands = {(i) / (t + p) for t, m, s, b in ((1, 3, 2, 0), (4, 4, 2, 2))
+             for i in range(b + 1, b + s + 1) for p in range(i - b, m - s + i - b + 1)}
+    work = (3 * 2 + 4 * 2) * (1 + len(cands))
+    monkeypatch.setattr(mt, "MAX_WORK", budget)
+    if work > budget:
+        with pytest.raises(ParameterError, match="ties='first'"):
+            single.iprec_at_recall(grades, scores=scores)
+    else:
+        assert single.iprec_at_recall(grades, scores=scores) == pytest.approx(want, abs=1e-12)
+    monkeypatch.setattr(mt, "CHUNK", 2)  # enumerating in chunks changes nothing
+    monkeypatch.setattr(mt, "MAX_WORK", work)
+    assert single.iprec_at_recall(grades, scores=scores) == pytest.approx(want, abs=1e-12)
+    monkeypatch.setattr(mt, "MAX_WORK", work - 1)
+    with pytest.raises(ParameterError, match="ties='first'"):
+        single.iprec_at_recall(grades, scores=scores)
+
+
+def test_infap_refuses_a_huge_tie_before_computing_any_group(monkeypatch):
+    """infAP under ties="average": every tie group's cases are counted before the first
+    group's exact mean is computed, so a too-large group late in the run is refused without
+    the work on the groups before it."""
+    import trunc_accessor.metrics.infap as infap_module
+
+    computed = []  # the tie groups whose exact mean was computed
+    real = infap_module.log_factorials
+
+    def counting(n):
+        computed.append(n)
+        return real(n)
+
+    monkeypatch.setattr(infap_module, "log_factorials", counting)
+    n = 3_000
+    run = pd.DataFrame({"qid": ["a"] * 4 + ["b"] * n,
+                        "docid": [f"d{i}" for i in range(4 + n)],
+                        "score": [1.0] * 4 + [1.0] * n})
+    qrels = pd.DataFrame({"qid": ["a", "a"] + ["b"] * (2 * n // 3), "docid":
+                          ["d0", "d1"] + [f"d{i}" for i in range(4, 4 + n) if i % 3],
+                          "rel": [1, 0] + [i % 3 - 1 for i in range(4, 4 + n) if i % 3]})
+    with pytest.raises(ParameterError, match="infap .* qid='b' is too large"):
+        run.ir.infap(qrels)
+    assert not computed
+    assert 0 < run[run.qid == "a"].ir.infap(qrels[qrels.qid == "a"]).iloc[0] < 1
+    assert computed

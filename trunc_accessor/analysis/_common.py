@@ -74,6 +74,14 @@ def _normalise(per_query, by) -> _Data:
         if col not in long.columns:
             raise InputError(f"per_query has no {col!r} column/level (columns: "
                              f"{[c for c in long.columns if c != results.MAPPING_SYSTEM]})")
+    for col in (by, "qid"):
+        try:
+            pd.unique(long[col])  # keys must be hashable scalars
+        except TypeError:
+            name = "system" if col == results.MAPPING_SYSTEM else repr(col)
+            raise InputError(f"per_query column {name} holds values that cannot be keys "
+                             "(lists, arrays, dicts): systems and qids are strings or "
+                             "numbers") from None
     metrics = [c for c in long.columns if c not in (by, "qid")]
     bad = [c for c in metrics if not (pd.api.types.is_numeric_dtype(long[c])
                                       and not pd.api.types.is_bool_dtype(long[c]))]

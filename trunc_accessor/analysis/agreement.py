@@ -28,7 +28,8 @@ import numpy as np
 import polars as pl
 
 from .._typing import Frame, Result
-from ..core.frames import InputError, InputTypeError, is_pandas, resolve_run_columns, to_polars
+from ..core.frames import (InputError, InputTypeError, _key_kind, is_pandas, resolve_run_columns,
+                           to_polars)
 from ..core.registry import check_p
 
 __all__ = ["kendall_tau", "metric_agreement", "overlap", "rbo", "tau_ap"]
@@ -236,6 +237,11 @@ def _ranked(run, label: str):
                       label)
     if isinstance(frame, pl.LazyFrame):
         frame = frame.collect()
+    for c in (cols.qid, cols.docid):  # ids as the evaluation takes them, none missing
+        _key_kind(frame.schema[c], f"{label} column {c!r}")
+        if frame[c].null_count():
+            raise InputError(f"{label} column {c!r} has a missing value (row "
+                             f"{frame[c].is_null().arg_max()})")
     frame = frame.rename({cols.qid: "qid", cols.docid: "docid"})
     key = "rank" if cols.has_rank else "score"
     if not frame.schema[key].is_numeric():

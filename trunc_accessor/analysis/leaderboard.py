@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -19,6 +19,8 @@ import polars as pl
 
 from .._typing import Frame, Metrics, Result
 from ..core.columns import QID_NAMES, _names, _pick, check_frame
+from ..core.frames import to_polars
+from ..core.keys import _key_kind
 from ..errors import InputError
 from ..warn import DroppedQueriesWarning, warn
 from . import agreement, stats
@@ -58,10 +60,12 @@ def _common_queries(qrels_a, qrels_b, names) -> tuple[Any, Any]:
                     f"qrels {name!r}", frame)
         if isinstance(frame, pl.LazyFrame):
             frame = frame.collect()
-        if isinstance(frame, pl.DataFrame):
-            text = frame[qid].cast(pl.String)
-        else:
-            text = pl.Series(frame[qid].astype(str).to_numpy(), dtype=pl.String)
+        ids = cast(pl.DataFrame, to_polars(frame, [qid], f"qrels {name!r}"))[qid]
+        _key_kind(ids.dtype, f"qrels {name!r} column {qid!r}")  # qids as evaluate takes them
+        if ids.null_count():
+            raise InputError(f"qrels {name!r} column {qid!r} has a missing value (row "
+                             f"{ids.is_null().arg_max()})")
+        text = ids.cast(pl.String)
         picked.append((frame, qid, text))
         sets.append(set(text.unique().to_list()))
     common = sets[0] & sets[1]

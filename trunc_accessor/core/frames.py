@@ -19,7 +19,7 @@ no judged document at all, one :class:`~trunc_accessor.warn.IdentifierWarning` s
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
@@ -176,7 +176,7 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
         pl.col(cols.qrels_qid).cast(kt.qid).alias("qid"),
         pl.col(cols.qrels_docid).cast(kt.docid).alias("docid"),
         pl.col(cols.rel).cast(pl.Float64).alias("rel"),
-        *([subtopic_column(qrels[cols.subtopic])] if cols.subtopic else []),
+        *([subtopic_column(qrels[cols.subtopic], cols.subtopic)] if cols.subtopic else []),
         *([pl.col(cols.weight).cast(pl.Float64).alias("weight")] if cols.weight else []),
     )
     for col in ("qid", "docid") + (("subtopic",) if cols.subtopic else ()):
@@ -218,20 +218,47 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
                      id_note=id_note, subtopics=subtopics)
 
 
-def subtopic_column(values: pl.Series) -> pl.Series:
-    """A diversity qrels' subtopic column as ``subtopic``: Int64 when it holds whole numbers
-    (subtopics then sort as numbers, as ndeval numbers them), else String; NaN is missing."""
-    if values.dtype.is_float():
+def subtopic_column(values: pl.Series, name: str = "subtopic") -> pl.Series:
+    """A diversity qrels' subtopic column (named ``name`` in the qrels) as ``subtopic``:
+    subtopic ids, held as qids are (integers or strings). Whole numbers become Int64 (they
+    then sort as numbers, as ndeval numbers them), or UInt64 where some reach 2^63, or
+    their decimal digits beyond; a float column's whole values count as whole numbers (a
+    pandas integer column with a missing value is float), its other values as their text;
+    NaN is missing. Any other type (lists, booleans, dates, …) is an `InputError`
+    naming the column."""
+    dtype = values.dtype
+    if dtype == pl.Null:
+        return values.cast(pl.Int64).alias("subtopic")
+    if dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum)):
+        return values.cast(pl.String).alias("subtopic")
+    if not (dtype.is_integer() or dtype.is_float()):
+        raise InputError(f"qrels column {name!r} must hold subtopic ids (integers or "
+                         f"strings), not {dtype}")
+    if dtype.is_float():
         values = values.fill_nan(None)
+        if values.is_infinite().any():
+            raise InputError(f"qrels column {name!r} holds an infinite value "
+                             f"({values.filter(values.is_infinite())[0]}): subtopic ids are "
+                             "integers or strings")
         whole = values.drop_nulls()
-        if (whole == whole.round()).all():
-            return values.cast(pl.Int64).alias("subtopic")
-    kind = pl.Int64 if values.dtype.is_integer() else pl.String
+        if not (whole == whole.round()).all():
+            return values.cast(pl.String).alias("subtopic")
+    present = values.drop_nulls()
+    lo, hi = ((int(cast(Any, present.min())), int(cast(Any, present.max())))
+              if len(present) else (0, 0))  # whole numbers here: int() is exact
+    kind: pl.DataType
+    if -2 ** 63 <= lo and hi < 2 ** 63:
+        kind = pl.Int64()
+    elif lo >= 0 and hi < 2 ** 64:
+        kind = pl.UInt64()
+    else:  # beyond 64 bits (a float such as 1e30, a 128-bit integer): the value as text
+        return values.cast(pl.String).alias("subtopic")
     return values.cast(kind).alias("subtopic")
 
 
 def _check_weights(q: pl.DataFrame) -> None:
-    """Subtopic weights: finite, ≥ 0, one per (qid, subtopic)."""
+    """Subtopic weights: finite, ≥ 0, one per (qid, subtopic), not all 0 over the subtopics
+    of a qid that have a relevant document."""
     bad = q["weight"].is_null() | q["weight"].is_nan() | q["weight"].is_infinite() \
         | (q["weight"] < 0)
     if bad.any():
@@ -244,6 +271,13 @@ def _check_weights(q: pl.DataFrame) -> None:
         row = several.row(0, named=True)
         raise InputError(f"qrels column 'weight' gives subtopic {row['subtopic']!r} of qid "
                          f"{row['qid']!r} several weights: a subtopic has one weight")
+    none = (q.filter(pl.col("rel") > 0).group_by("qid", maintain_order=True)
+            .agg(pl.col("weight").max()).filter(pl.col("weight") == 0))
+    if none.height:
+        raise InputError(f"qrels column 'weight' gives every subtopic of qid "
+                         f"{none['qid'][0]!r} with a relevant document weight 0: the measures "
+                         "scale a query's weights to sum to its number of subtopics, so at "
+                         "least one must be positive")
 
 
 def adhoc_qrels(subtopic_qrels: pl.DataFrame) -> pl.DataFrame:

@@ -27,10 +27,12 @@ def _describe_types(values) -> str:
 
 # --------------------------------------------------------------------------- identifiers
 def _key_kind(dtype: pl.DataType, label: str) -> str:
-    """'int' (fits Int64), 'uint' (64-bit unsigned or wider), 'str' or 'null'."""
+    """'int' (fits Int64), 'uint' (UInt64), 'wide' (128-bit integers: compared as their
+    decimal digits), 'str' or 'null'."""
     if dtype.is_integer():
-        return "int" if dtype in (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16,
-                                  pl.UInt32) else "uint"
+        if dtype in (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32):
+            return "int"
+        return "uint" if dtype == pl.UInt64 else "wide"
     if dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum)):
         return "str"
     if dtype == pl.Null:
@@ -44,7 +46,8 @@ def _key_kind(dtype: pl.DataType, label: str) -> str:
 
 def key_dtype(*kinds: str) -> pl.DataType:
     """The common dtype of keys of the given kinds: Int64 if all are integers that fit it,
-    UInt64 if all are unsigned 64-bit, else String (integers as their decimal digits)."""
+    UInt64 if all are unsigned 64-bit, else String (integers as their decimal digits, as
+    128-bit integers always are)."""
     real = [k for k in kinds if k != "null"]
     if real and all(k == "int" for k in real):
         return pl.Int64()
@@ -105,6 +108,15 @@ def check_schema(run_schema: pl.Schema, qrels_schema: pl.Schema, cols: Columns) 
         if isinstance(run_schema[b], _UNSUPPORTED_KEY) or run_schema[b] == pl.Object:
             raise InputError(f"by= column {b!r} holds {run_schema[b]} values; a system key "
                              "must be a scalar (string, number, boolean, date, …)")
+    if cols.subtopic:
+        dt = qrels_schema[cols.subtopic]
+        if not (dt.is_integer() or dt.is_float() or dt in (pl.String, pl.Null)
+                or isinstance(dt, (pl.Categorical, pl.Enum))):
+            raise InputError(f"qrels column {cols.subtopic!r} must hold subtopic ids "
+                             f"(integers or strings), not {dt}")
+    if cols.weight and not _numeric(qrels_schema[cols.weight]):
+        raise InputError(f"qrels column {cols.weight!r} must hold numeric subtopic weights, "
+                         f"not {qrels_schema[cols.weight]}")
 
 
 def _where(row: dict, keys: Sequence[str]) -> str:

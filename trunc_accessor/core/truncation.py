@@ -124,10 +124,13 @@ def check_marker(marker, dtype: pl.DataType, docid: str):
 def check_order_values(frame: pl.DataFrame, cols) -> pl.DataFrame:
     """The values ``truncate`` orders by: no missing qid, no missing or NaN score (or rank).
     Returns the frame unchanged."""
-    checks = [(cols.qid, pl.col(cols.qid).is_null()),
-              ("score", pl.col("score").is_null() | pl.col("score").is_nan())]
+    def missing(c: str) -> pl.Expr:  # NaN only where the type has it (not decimals, ints)
+        return pl.col(c).is_null() | (pl.col(c).is_nan() if frame.schema[c].is_float()
+                                      else pl.lit(False))
+
+    checks = [(cols.qid, pl.col(cols.qid).is_null()), ("score", missing("score"))]
     if cols.has_rank:
-        checks.append(("rank", pl.col("rank").is_null() | pl.col("rank").is_nan()))
+        checks.append(("rank", missing("rank")))
     for name, bad in checks:
         rows = frame.select(pl.int_range(pl.len()).filter(bad)).to_series()
         if len(rows):

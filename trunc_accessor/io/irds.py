@@ -14,6 +14,7 @@ means for qrels read this way: :func:`official_measures`.
 """
 from __future__ import annotations
 
+import os
 import sys
 import weakref
 
@@ -73,7 +74,11 @@ def qrels_table(ds, label: str, subtopics: bool | None = None) -> pa.Table:
     from .read import _several, _whole_or_string
 
     has = getattr(ds, "has_qrels", None)
-    if callable(has) and not has():
+    try:
+        has_none = callable(has) and not has()
+    except Exception as e:  # noqa: BLE001 - as qrels_iter below
+        raise _unavailable(label, e) from e
+    if has_none:
         raise InputError(f"{label} has no qrels (ir_datasets: has_qrels() is False)")
     fields = _fields(ds)
     sub_field = "subtopic_id" if "subtopic_id" in fields else (
@@ -86,12 +91,15 @@ def qrels_table(ds, label: str, subtopics: bool | None = None) -> pa.Table:
             "query_id, doc_id and relevance, which read_qrels does not keep (judgments of one "
             "document for several subtopics would be conflated)")
     qids, docids, rels, subs = [], [], [], []
-    for j in ds.qrels_iter():
-        qids.append(j.query_id)
-        docids.append(j.doc_id)
-        rels.append(j.relevance)
-        if sub_field:
-            subs.append(str(getattr(j, sub_field)))
+    try:
+        for j in ds.qrels_iter():
+            qids.append(j.query_id)
+            docids.append(j.doc_id)
+            rels.append(j.relevance)
+            if sub_field:
+                subs.append(str(getattr(j, sub_field)))
+    except Exception as e:  # noqa: BLE001 - downloads fail in many ways (requests, OS, …)
+        raise _unavailable(label, e) from e
     rel = pa.chunked_array([pa.array(rels, type=pa.float64())])
     columns = [pa.array(qids, type=pa.large_string()), pa.array(docids, type=pa.large_string()),
                _whole_or_float(rel)]
@@ -103,6 +111,21 @@ def qrels_table(ds, label: str, subtopics: bool | None = None) -> pa.Table:
             columns.insert(1, _whole_or_string(iters))
             names.insert(1, "subtopic")
     return pa.table(columns, names=names)
+
+
+def _unavailable(label: str, error: Exception) -> InputError:
+    """The error for qrels ir_datasets could not fetch or read (not cached, and the download
+    failed: no network, a mirror gone, a file it cannot write or a damaged copy)."""
+    home = os.environ.get("IR_DATASETS_HOME") or "~/.ir_datasets"
+    what = f"{type(error).__name__}: {error}".replace("\n", " ")
+    if len(what) > 300:
+        what = what[:300] + "…"
+    return InputError(
+        f"{label}: ir_datasets could not fetch or read its qrels ({what}). ir_datasets "
+        "downloads a dataset's files the first time they are used and reads them offline "
+        f"afterwards from {home} (set by the IR_DATASETS_HOME environment variable): run "
+        "this once with network access, or copy the dataset's files there (some datasets "
+        "need a licence and files you place yourself, as ir-datasets.com says for each)")
 
 
 def official(ds) -> list[str]:

@@ -19,6 +19,7 @@ from ..core.frames import (
     QID_NAMES,
     InputError,
     InputTypeError,
+    _names,
     check_frame,
     normalise_by,
     to_polars,
@@ -147,8 +148,8 @@ def write_run(frame: Frame, path: Source, tag: str | None = None,
         raise InputError(f"write_run: tag {tag!r} must be a non-empty word without whitespace")
     if isinstance(frame, pl.LazyFrame):
         frame = frame.collect()
-    elif not isinstance(frame, pl.DataFrame):
-        frame = to_polars(frame, [str(c) for c in frame.columns], "run")
+    elif not isinstance(frame, pl.DataFrame):  # the named columns (any role is a string)
+        frame = to_polars(frame, [c for c in _names(frame, "run") if isinstance(c, str)], "run")
     names = list(frame.columns)
     qid = _pick_column(names, QID_NAMES, "qid")
     docid = _pick_column(names, DOCID_NAMES, "docid")
@@ -158,6 +159,11 @@ def write_run(frame: Frame, path: Source, tag: str | None = None,
         if k not in names:
             raise InputError(f"write_run: by= names column {k!r}, which the run does not have; "
                              f"found {names}")
+    for c in ("score", "rank"):
+        if c in names and not (frame.schema[c].is_numeric() and frame.schema[c] != pl.Boolean
+                               or frame.schema[c] == pl.Null):
+            raise InputError(f"write_run: run column {c!r} must be numeric, not "
+                             f"{frame.schema[c]}")
     try:
         cols = [_id_text(frame, qid, "qid").alias("qid"),
                 _id_text(frame, docid, "docid").alias("docid"),

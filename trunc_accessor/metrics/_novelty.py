@@ -42,14 +42,12 @@ class _Pairs:
         self.nrel = np.bincount(a.j_code[judged], minlength=a.n_codes).astype(np.float64)
         active = (self.nrel > 0).astype(np.float64)
         per_q = np.bincount(a.code_q, weights=active, minlength=n_q)
-        self.S = per_q[prep.seg_q]  # the subtopics with a relevant document, per segment
         # each subtopic's weight, scaled to sum to S over the query's active subtopics
         # (1 each without a weight column, as ndeval's uniform weights)
         self.code_wt = np.ones(a.n_codes)
         if a.code_w is not None:
-            total = np.bincount(a.code_q, weights=a.code_w * active, minlength=n_q)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                self.code_wt = a.code_w * per_q[a.code_q] / total[a.code_q]
+            self.code_wt, per_q = _scaled_weights(a.code_w, active > 0, a.code_q, per_q, n_q)
+        self.S = per_q[prep.seg_q]  # the subtopics with a relevant document, per segment
         # blocks of equal (segment, subtopic): the index of each pair inside its block
         key = self.seg * np.int64(max(a.n_codes, 1)) + self.code
         new = np.ones(len(key), dtype=bool)
@@ -59,6 +57,27 @@ class _Pairs:
         self.index = np.arange(len(key)) - self.block_start[self.block]
         self.key = key
         self.wt = self.code_wt[self.code]
+
+
+def _scaled_weights(w: np.ndarray, active: np.ndarray, code_q: np.ndarray, per_q: np.ndarray,
+                    n_q: int) -> tuple[np.ndarray, np.ndarray]:
+    """Subtopic weights ``w`` (finite, ≥ 0; one per code) scaled to sum to S over the
+    active subtopics of each query, and S per query. Each query's weights are first divided
+    by their largest active weight, so that their sum cannot overflow (weights near the
+    largest float) and equal weights become exactly 1 (as tiny or subnormal ones do). A
+    query whose active subtopics all weigh 0 has nothing to weigh: S = 0 (undefined)."""
+    wa = np.where(active, w, 0.0)
+    top = np.zeros(n_q)
+    np.maximum.at(top, code_q, wa)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rel = np.where(top[code_q] > 0, wa / np.where(top[code_q] > 0, top[code_q], 1.0), 0.0)
+    total = np.bincount(code_q, weights=rel, minlength=n_q)
+    per_q = np.where(top > 0, per_q, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scaled = np.where(total[code_q] > 0,
+                          rel * per_q[code_q] / np.where(total[code_q] > 0, total[code_q], 1.0),
+                          0.0)
+    return scaled, per_q
 
 
 def _decay(alpha: float, n: int) -> np.ndarray:
@@ -157,10 +176,34 @@ def _hypergeom(good: np.ndarray, bad: np.ndarray, draws: np.ndarray, x: int,
     return np.where(ok, np.exp(log), 0.0)
 
 
-def _ideal_gains(prep: Prepared, level: float, alpha: float, wt: np.ndarray) -> np.ndarray:
-    """The novelty-discounted gains of ndeval's greedy ideal ranking, one row per scored
-    qid (padded with 0): at each position the judged document with the largest gain, ties
-    to the largest docid. Computed for every qid at once, one position at a time."""
+def _ideal_blocks(n_docs: np.ndarray, n_subs: np.ndarray) -> list[tuple[np.ndarray, int, int]]:
+    """The queries whose greedy ideal is built together, as (query indices, D, S): queries
+    of similar size (their relevant documents and subtopics in the same power-of-two
+    range) share dense D × S arrays, D and S the largest of the block, so that each query
+    pays at most 2·D_q × 2·S_q cells and 8·D_q²·S_q steps (ndeval's own cost is D_q²·S_q),
+    whatever the size of the other queries. Queries with no relevant document are left out."""
+    live = np.flatnonzero(n_docs > 0)
+    if not len(live):
+        return []
+    d_key = np.ceil(np.log2(n_docs[live])).astype(np.int64)
+    s_key = np.ceil(np.log2(np.maximum(n_subs[live], 1))).astype(np.int64)
+    key = d_key * 64 + s_key
+    order = np.argsort(key, kind="stable")
+    key, live = key[order], live[order]
+    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    out = []
+    for lo, hi in zip(starts, np.r_[starts[1:], len(live)]):
+        qs = live[lo:hi]
+        out.append((qs, int(n_docs[qs].max()), int(max(n_subs[qs].max(), 1))))
+    return out
+
+
+def _ideal_gains(prep: Prepared, level: float, alpha: float, wt: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The novelty-discounted gains of ndeval's greedy ideal ranking, as (scored qid index,
+    position, gain) of every position: at each position the judged document with the
+    largest gain, ties to the largest docid. Computed one position at a time for every
+    query of a block of similar size at once (`_ideal_blocks`)."""
     cache_key = ("diversity_ideal", level, alpha)
     if cache_key in prep._cache:
         return prep._cache[cache_key]
@@ -169,10 +212,10 @@ def _ideal_gains(prep: Prepared, level: float, alpha: float, wt: np.ndarray) -> 
     keep = a.j_rel >= level
     q = a.code_q[a.j_code[keep]]
     doc, code = a.j_doc[keep], a.j_code[keep]
+    empty = (np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0))
     if len(q) == 0:
-        out = np.zeros((n_q, 1))
-        prep._cache[cache_key] = out
-        return out
+        prep._cache[cache_key] = empty
+        return empty
     # documents renumbered per qid among the relevant ones (order kept: largest docid first)
     dkey = q * np.int64(doc.max() + 1) + doc
     udoc, dpos = np.unique(dkey, return_inverse=True)
@@ -182,33 +225,48 @@ def _ideal_gains(prep: Prepared, level: float, alpha: float, wt: np.ndarray) -> 
     s_first = np.searchsorted(a.code_q, np.arange(n_q))
     s_local = code - s_first[q]
     n_docs = np.bincount(uq, minlength=n_q)
-    D, S = int(n_docs.max()), int(s_local.max()) + 1
-    rel = np.zeros((n_q, D, S))
-    rel[q, d_local, s_local] = wt[code]  # 1 each, or the subtopic's scaled weight
-    gain = np.ones((n_q, S))
-    taken = np.arange(D)[None, :] >= n_docs[:, None]  # padding counts as taken
-    out = np.zeros((n_q, D))
-    rows = np.arange(n_q)
-    for step in range(D):
-        score = np.zeros((n_q, D))
-        for s in range(S):  # in subtopic order, as ndeval adds them
-            score += rel[:, :, s] * gain[:, s][:, None]
-        score[taken] = -1.0
-        pick = np.argmax(score, axis=1)  # the first maximum: the largest docid
-        live = step < n_docs
-        out[live, step] = score[rows, pick][live]
-        taken[rows[live], pick[live]] = True
-        hit = rel[rows, pick] > 0
-        gain = np.where(hit & live[:, None], gain * (1.0 - alpha), gain)
-    prep._cache[cache_key] = out
-    return out
+    n_subs = np.zeros(n_q, dtype=np.int64)  # the subtopics of each qid's pairs
+    np.maximum.at(n_subs, q, s_local + 1)
+    block_of = np.full(n_q, -1, dtype=np.int64)
+    local = np.zeros(n_q, dtype=np.int64)
+    parts_q, parts_pos, parts_gain = [], [], []
+    for b, (qs, D, S) in enumerate(_ideal_blocks(n_docs, n_subs)):
+        block_of[qs] = b
+        local[qs] = np.arange(len(qs))
+        mine = block_of[q] == b
+        nb = len(qs)
+        rel = np.zeros((nb, D, S))
+        rel[local[q[mine]], d_local[mine], s_local[mine]] = wt[code[mine]]  # 1, or the weight
+        nd = n_docs[qs]
+        gain = np.ones((nb, S))
+        taken = np.arange(D)[None, :] >= nd[:, None]  # padding counts as taken
+        out = np.zeros((nb, D))
+        rows = np.arange(nb)
+        for step in range(D):
+            score = np.zeros((nb, D))
+            for s in range(S):  # in subtopic order, as ndeval adds them
+                score += rel[:, :, s] * gain[:, s][:, None]
+            score[taken] = -1.0
+            pick = np.argmax(score, axis=1)  # the first maximum: the largest docid
+            live = step < nd
+            out[live, step] = score[rows, pick][live]
+            taken[rows[live], pick[live]] = True
+            hit = rel[rows, pick] > 0
+            gain = np.where(hit & live[:, None], gain * (1.0 - alpha), gain)
+        r, c = np.nonzero(np.arange(D)[None, :] < nd[:, None])
+        parts_q.append(qs[r])
+        parts_pos.append(c + 1.0)
+        parts_gain.append(out[r, c])
+    result = (np.concatenate(parts_q), np.concatenate(parts_pos), np.concatenate(parts_gain))
+    prep._cache[cache_key] = result
+    return result
 
 
 def _ideal_sum(prep: Prepared, level: float, alpha: float, weight) -> np.ndarray:
     """Σ_i g*(i)·weight(i) of the greedy ideal ranking, per segment."""
-    gains = _ideal_gains(prep, level, alpha, _pairs(prep, level, "").code_wt)
-    w = weight(np.arange(1, gains.shape[1] + 1, dtype=np.float64))
-    return (gains * w[None, :]).sum(axis=1)[prep.seg_q]
+    q, pos, gain = _ideal_gains(prep, level, alpha, _pairs(prep, level, "").code_wt)
+    n_q = len(prep.q_offsets) - 1
+    return np.bincount(q, weights=gain * weight(pos), minlength=n_q)[prep.seg_q]
 
 
 EXACT_BOUND = 1 << 20  # positions of the ideal-ideal bound summed term by term

@@ -23,10 +23,13 @@ ndeval's (the TREC Web track's evaluation program, version 4.5):
 
 S counts the subtopics of the query with at least one relevant document. A query with none
 leaves every measure undefined. Subtopics weigh the same, as in ndeval, unless the qrels
-have a ``weight`` column (one weight ≥ 0 per qid and subtopic, e.g. NTCIR's intent
-probabilities): each subtopic's terms are then multiplied by its weight, scaled so that the
-weights of the query's S subtopics sum to S (the intent-aware forms of Agrawal et al., WSDM
-2009: Σ_s P(s|q)·measure_s, and a weighted greedy ideal).
+have a ``weight`` column (one finite weight ≥ 0 per qid and subtopic, e.g. NTCIR's intent
+probabilities; not all 0 over a query's subtopics with a relevant document): each
+subtopic's terms are then multiplied by its weight, scaled so that the weights of the
+query's S subtopics sum to S (the intent-aware forms of Agrawal et al., WSDM 2009:
+Σ_s P(s|q)·measure_s, and a weighted greedy ideal). Only the ratios of a query's weights
+matter: equal weights of any size (10^308 or 10^-308 alike) change nothing. At a relevance
+level above 1, a query whose subtopics relevant at that level all weigh 0 is undefined.
 
 Ties (``ties="average"``): every measure is the exact mean over the orders of tied
 documents. The documents relevant to s in a tie group of n documents (t before it) occupy
@@ -83,6 +86,13 @@ TIES = ("Exact mean over tie orders: per tie group and subtopic, a sum over the 
 
 
 # --------------------------------------------------------------------------- measures
+def _over_bound(value: np.ndarray, bound: np.ndarray, S: np.ndarray) -> np.ndarray:
+    """value / its ideal-ideal bound; 0 for an empty ranking without a cut-off (a bound of
+    depth 0, and nothing gained) when the query has a relevant subtopic (S > 0), as ndeval
+    scores a topic the run does not answer; undefined (NaN) when S = 0."""
+    return np.where((bound == 0) & (S > 0), 0.0, safe_div(value, bound))
+
+
 @register("alpha_ndcg", subtopics=True, params=(K, ALPHA), aliases=("alpha-nDCG", "alpha_nDCG", "a-ndcg"),
           citation=CLARKE_2008 + ", eq. 5-6; normalisation by " + NDEVAL + "'s greedy ideal.",
           undefined=UNDEF_IDEAL, ties=TIES)
@@ -123,7 +133,7 @@ def alpha_dcg(prep: Prepared, level: float, k=None, alpha=0.5) -> np.ndarray:
     """
     p = _pairs(prep, level, "alpha_dcg")
     dcg = _gain_sum(prep, p, "dcg", k, alpha)
-    return safe_div(dcg, _ideal_ideal(p.S, alpha, "dcg", _depth(prep, k)))
+    return _over_bound(dcg, _ideal_ideal(p.S, alpha, "dcg", _depth(prep, k)), p.S)
 
 
 @register("err_ia", subtopics=True, params=(K, ALPHA), aliases=("ERR-IA", "ERR_IA"),
@@ -145,7 +155,7 @@ def err_ia(prep: Prepared, level: float, k=None, alpha=0.5) -> np.ndarray:
     """
     p = _pairs(prep, level, "err_ia")
     err = _gain_sum(prep, p, "rr", k, alpha)
-    return safe_div(err, _ideal_ideal(p.S, alpha, "rr", _depth(prep, k)))
+    return _over_bound(err, _ideal_ideal(p.S, alpha, "rr", _depth(prep, k)), p.S)
 
 
 @register("nerr_ia", subtopics=True, params=(K, ALPHA), aliases=("nERR-IA", "nERR_IA"),

@@ -115,6 +115,17 @@ def _exact_over_ties(prep, rel, nonrel, pooled, term):
         n_before[name] = prep.before_group(prep.group_sum(mask.astype(np.float64)))
     in_g = {name: prep.group_sum(mask.astype(np.float64))
             for name, mask in (("r", rel), ("m", nonrel), ("u", pooled))}
+    # every group's cases counted before any group is computed (in floats: no overflow)
+    cases = prep.g_size * in_g["r"] * (in_g["m"] + 1.0) * (in_g["u"] + 1.0)
+    too_big = np.flatnonzero(mixed & (cases > MAX_WORK))
+    if len(too_big):
+        gi = int(too_big[0])
+        where = ", ".join(f"{k}={v!r}" for k, v in
+                          prep.keys.row(int(prep.g_seg[gi]), named=True).items())
+        raise ParameterError(
+            f"infap with ties='average': a tie group of {int(prep.g_size[gi]):,} documents in "
+            f"the ranking of {where} is too large for the exact mean over its orders; pass "
+            "ties='first' or ties='trec_eval'")
     row_of_rel = {int(row): k for k, row in enumerate(rows_rel)}
     for gi in np.flatnonzero(mixed):
         size = int(prep.g_size[gi])
@@ -122,13 +133,6 @@ def _exact_over_ties(prep, rel, nonrel, pooled, term):
         R0, M0, U0 = (n_before[k][gi] for k in ("r", "m", "u"))
         a, b, c = int(in_g["r"][gi]) - 1, int(in_g["m"][gi]), int(in_g["u"][gi])
         d = size - 1 - a - b - c
-        if size * (a + 1) * (b + 1) * (c + 1) > MAX_WORK:
-            where = ", ".join(f"{k}={v!r}" for k, v in
-                              prep.keys.row(int(prep.g_seg[gi]), named=True).items())
-            raise ParameterError(
-                f"infap with ties='average': a tie group of {size:,} documents in the ranking "
-                f"of {where} is too large for the exact mean over its orders; pass "
-                "ties='first' or ties='trec_eval'")
         o, rr, mm, uu = np.meshgrid(np.arange(size), np.arange(a + 1), np.arange(b + 1),
                                     np.arange(c + 1), indexing="ij")
         nn = o - rr - mm - uu

@@ -24,7 +24,7 @@ import numpy as np
 from ..core.prepare import Prepared
 from ..core.registry import Param, check_positive, check_unit, register
 from ._kernels import safe_div
-from ._max_ties import mean_interpolated
+from ._max_ties import MAX_WORK, _refuse, mean_interpolated, work_floor
 from ._order import TREC_EVAL, lround, relevant_ranks, segmented_suffix_max
 
 RECALL = Param("recall", 0.0, check_unit, "the recall level x in [0, 1]; the cut is "
@@ -90,6 +90,7 @@ def _exact_over_ties(prep: Prepared, level: float, cuts, out, a) -> None:
     if not mixed.any():
         return
     before = prep.before_group(r_g)
+    tasks = []
     for s in np.unique(prep.g_seg[mixed]):
         lo, hi = prep.offsets[s], prep.offsets[s + 1]
         rows = np.arange(lo, hi)
@@ -99,12 +100,20 @@ def _exact_over_ties(prep: Prepared, level: float, cuts, out, a) -> None:
         fixed = is_rel & ~mixed[g_rows]
         groups = [(int(before[g]), int(prep.g_start[g]), int(prep.g_size[g]), int(r_g[g]))
                   for g in np.unique(g_rows[mixed[g_rows]])]
-        where = ", ".join(f"{k}={v!r}" for k, v in prep.keys.row(int(s), named=True).items())
         for c, values in zip(cuts, out):
             if values[s] != values[s] or c[s] > a[s]:  # undefined (R = 0), or cut unreached
                 continue
-            values[s] = mean_interpolated(j[fixed], prep.pos[rows][fixed], groups, int(c[s]),
-                                          where)
+            task = (j[fixed], prep.pos[rows][fixed], groups, int(c[s]))
+            floor = work_floor(*task)
+            if floor > MAX_WORK:  # refused before any ranking's work
+                _refuse(floor, _where(prep, s), groups, exact=False)
+            tasks.append((values, s, task))
+    for values, s, task in tasks:
+        values[s] = mean_interpolated(*task, _where(prep, s))
+
+
+def _where(prep: Prepared, s) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in prep.keys.row(int(s), named=True).items())
 
 
 @register("iprec_at_recall", params=(RECALL,), aliases=("iprec", "interpolated_precision"),
