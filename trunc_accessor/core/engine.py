@@ -12,7 +12,7 @@ import numpy as np
 import polars as pl
 
 from ..metrics import twist
-from . import frames, truncation
+from . import frames, presets, truncation
 from .names import Named
 from .prepare import Notes, Prepared, check_ties, prepare
 from .registry import (
@@ -25,6 +25,7 @@ from .registry import (
     check_undefined,
     checked,
     evaluate_prepared,
+    subtopic_warning,
 )
 
 
@@ -58,20 +59,28 @@ class Batch:
 
 
 def prepare_call(run, qrels, *, by=None, queries=None, ties="average", labels=(),
-                 judged_only=False, batch: Batch | None = None) -> tuple[Prepared, frames.Columns]:
+                 judged_only=False, batch: Batch | None = None,
+                 adhoc: str = "largest",
+                 negative_as_zero: bool = False) -> tuple[Prepared, frames.Columns]:
     """Validate and prepare a run and qrels (pandas or Polars, eager or lazy) once.
     ``labels``: the output columns the call adds beside the keys (checked for clashes);
     ``judged_only``: drop unjudged documents before ranking (trec_eval -J); ``batch``:
     the run and qrels are one query batch of a larger call (its ``system_hint`` names a
-    column of the whole run that probably holds systems)."""
-    check_ties(ties)
+    column of the whole run that probably holds systems); ``adhoc``: how diversity qrels
+    become ad hoc judgments (``frames.adhoc_qrels``); ``negative_as_zero``: a grade below 0
+    is read as 0 (ranx' reading); ``ties`` may also be one of the
+    orders only presets ask for (``prepared.PRESET_ORDERS``)."""
+    check_ties(ties, preset_orders=True)
     judged_only = checked("judged_only", check_bool, judged_only)
     cols = columns_of(run, qrels, by)
     frames.check_output_names(cols.by, cols.run_qid, labels)
     r = _eager(frames.to_polars(run, run_columns(cols), "run"))
     q = _eager(frames.to_polars(qrels, qrels_columns(cols), "qrels"))
+    if negative_as_zero and q.schema[cols.rel].is_numeric():
+        q = q.with_columns(pl.when(pl.col(cols.rel) < 0).then(0).otherwise(pl.col(cols.rel))
+                           .cast(q.schema[cols.rel]).alias(cols.rel))
     c = frames.normalise(r, q, cols, frames.queries_series(queries),
-                         systems=batch.systems if batch is not None else None)
+                         systems=batch.systems if batch is not None else None, adhoc=adhoc)
     if batch is not None:
         batch.notes.id_note = c.id_note
     systems, queries_, id_note, subtopics = c.systems, c.queries, c.id_note, c.subtopics
@@ -94,24 +103,53 @@ def prepare_call(run, qrels, *, by=None, queries=None, ties="average", labels=()
 
 
 def compute(run, qrels, named: list[Named], *, by=None, queries=None, ties="average",
-            relevance_level=1, judged_only=False, undefined="zero",
+            relevance_level=1, judged_only=False, undefined="zero", like=None,
             batch: Batch | None = None) -> tuple[pl.DataFrame, dict, frames.Columns]:
     """Per-query values of the ``named`` measures for a run and qrels (pandas or Polars,
     eager or lazy); each distinct measure is computed once, whatever it is called.
     ``undefined``: "zero" turns undefined values (NaN from the kernels) into 0, "nan" keeps
-    them.
+    them. ``like``: a peer's preset (:mod:`.presets`; ``ties``/``undefined`` are then
+    those :func:`presets.settings` gave): its measures are computed in groups, one
+    preparation per order the peer uses; with "pytrec_eval" the rankings the run does
+    not answer are left out, with "ir_measures" they get 0.
 
     Returns (keys, {label: values}, columns): keys holds the by… columns and the qid."""
     level = check_level(relevance_level)
     undefined = check_undefined(undefined)
-    prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
-                              labels=[n.label for n in named], judged_only=judged_only,
-                              batch=batch)
+    check_ties(ties)
     measures = [n.measure for n in named if n.measure is not None]
-    values = evaluate_prepared(prep, measures, level)
+    plan = presets.groups(like, measures, ties)
+    keys, cols, values, answered, read = None, None, {}, None, []
+    zero: list[str] = []  # labels whose unanswered queries get 0
+    for group, members in plan:
+        adhoc = group.adhoc if any(not m.metric.subtopics for m in members) else "largest"
+        prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=group.ties,
+                                  labels=[n.label for n in named], judged_only=judged_only,
+                                  batch=batch, adhoc=adhoc,
+                                  negative_as_zero=group.negative_as_zero)
+        keys = prep.keys if keys is None else keys
+        values.update(evaluate_prepared(prep, members, level, adhoc=None))
+        read.append((members, adhoc))
+        if group.unanswered != "empty":
+            answered = prep.length > 0
+        if group.unanswered == "zero":
+            zero += [m.label for m in members]
+    if read:
+        subtopic_warning(prep, read, like)
+    if keys is None:  # no measure: still validate and key the call
+        prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
+                                  labels=[n.label for n in named], judged_only=judged_only,
+                                  batch=batch)
+        keys = prep.keys
     values = {label: apply_undefined(v, undefined) for label, v in values.items()}
-    return prep.keys, {n.label: values[n.measure.label] for n in named
-                       if n.measure is not None}, cols
+    if answered is not None and not answered.all():
+        if zero:
+            values.update({label: np.where(answered, values[label], 0.0) for label in zero})
+        else:  # "drop"
+            keys = keys.filter(pl.Series(answered))
+            values = {label: v[answered] for label, v in values.items()}
+    return keys, {n.label: values[n.measure.label] for n in named
+                  if n.measure is not None}, cols
 
 
 CURVE_COLUMNS = ("depth", "value")
