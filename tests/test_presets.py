@@ -365,3 +365,20 @@ def test_rbp_readings_under_their_own_names():
     assert row["RBP(p=0.5)"] == pytest.approx(0.5 * (4 + 0.25 * 2))
     assert row["RBP(p=0.5,rel=2)"] == pytest.approx(0.5 * (1 + 0.25))
     assert row["rbp(p=0.5,graded=True)"] == pytest.approx(0.5 * (1 + 0.25 * 0.5))
+
+
+def test_curves_and_crp_say_how_they_read_diversity_qrels():
+    """cutoff_curve, optimal_cutoff, crp and crp_archetype read diversity qrels as evaluate
+    does (each document's largest grade) and now say so, as evaluate always did; a diversity
+    measure's curve reads the subtopics and says nothing."""
+    runs, qrels = ta.load_example("web2012")
+    run = runs[runs["system"] == "ql-cata"]
+    for call in (lambda: run.ir.cutoff_curve(qrels, "ap", max_depth=5),
+                 lambda: run.ir.optimal_cutoff(qrels, "ap"),
+                 lambda: run.ir.crp(qrels),
+                 lambda: run.ir.crp_archetype(qrels, ties="first")):
+        with pytest.warns(ta.SubtopicWarning, match="largest grade"):
+            call()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ta.SubtopicWarning)
+        run.ir.cutoff_curve(qrels, "alpha_ndcg@5")

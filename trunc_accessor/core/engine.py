@@ -168,6 +168,7 @@ def cutoff_curve(run, qrels, measure: Measure, *, max_depth=None, by=None, queri
     max_depth = checked("max_depth", check_k, max_depth)
     prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
                               labels=CURVE_COLUMNS, batch=batch)
+    subtopic_warning(prep, [([measure], "largest")])
     return truncation.curve(prep, measure, level, max_depth, undefined=undefined), cols
 
 
@@ -195,6 +196,7 @@ def crp(run, qrels, kind: str = "curve", *, depth=None, by=None, queries=None, t
     depth = check_depth(depth)
     prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
                               labels=crp_columns(kind), batch=batch)
+    subtopic_warning(prep, [(["crp_archetype" if kind == "archetype" else "crp"], "largest")])
     if prep.n_segments == 0:
         return prep.keys.with_columns(
             [pl.Series(name, [], dtype=dtype) for name, dtype in crp_columns(kind).items()]), cols

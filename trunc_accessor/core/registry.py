@@ -409,19 +409,21 @@ ADHOC_READINGS = {
 def subtopic_warning(prep: Prepared, parts, like=None) -> None:
     """The :class:`SubtopicWarning` of a call whose qrels judge several subtopics a query
     and that asks for ad hoc measures: ``parts`` lists (measures, rule) pairs, one per way
-    the call read the diversity qrels (``frames.adhoc_qrels``); ``like``: the call's preset."""
+    the call read the diversity qrels (``frames.adhoc_qrels``), a measure given as a
+    ``Measure`` or as a name (``"crp"``); ``like``: the call's preset."""
     aspects = getattr(prep, "aspects", None)
     if aspects is None or not aspects.several:
         return
     said = []
     for measures, rule in parts:
-        names = sorted({m.label for m in measures if not m.metric.subtopics})
+        names = sorted({m if isinstance(m, str) else m.label for m in measures
+                        if isinstance(m, str) or not m.metric.subtopics})
         if names:
             said.append(f"{', '.join(names)} read {ADHOC_READINGS[rule]}")
     if not said:
         return
-    hint = ("; like='ir_measures' or 'pytrec_eval' reads the last line's grade, as those "
-            "libraries do" if like is None else "")
+    hint = ("; evaluate(..., like='ir_measures' or 'pytrec_eval') reads the last line's "
+            "grade, as those libraries do" if like is None else "")
     warn(f"the qrels judge several subtopics a query: {'; '.join(said)}{hint}",
          SubtopicWarning)
 
