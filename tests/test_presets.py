@@ -382,3 +382,19 @@ def test_curves_and_crp_say_how_they_read_diversity_qrels():
     with warnings.catch_warnings():
         warnings.simplefilter("error", ta.SubtopicWarning)
         run.ir.cutoff_curve(qrels, "alpha_ndcg@5")
+
+
+def test_like_pytrec_eval_with_judged_only_keeps_answered_queries():
+    """pytrec_eval's judged_docs_only_flag still returns a query whose retrieved documents are
+    all unjudged (values 0): like="pytrec_eval" with judged_only=True keeps it too."""
+    import pytrec_eval
+
+    run = pd.DataFrame({"qid": ["1", "1", "2", "2"], "docid": ["a", "b", "x", "y"],
+                        "score": [2.0, 1.0, 2.0, 1.0]})
+    qrels = pd.DataFrame({"qid": ["1", "1", "2", "3"], "docid": ["a", "b", "z", "w"],
+                          "rel": [1, 0, 1, 1]})
+    rd, qd = _dicts(run, qrels)
+    want = pytrec_eval.RelevanceEvaluator(qd, {"map", "P_5"},
+                                          judged_docs_only_flag=1).evaluate(rd)
+    got = run.ir.evaluate(qrels, ["map", "P_5"], like="pytrec_eval", judged_only=True)
+    assert {q: dict(v) for q, v in got.to_dict(orient="index").items()} == want

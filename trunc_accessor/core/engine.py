@@ -130,8 +130,11 @@ def compute(run, qrels, named: list[Named], *, by=None, queries=None, ties="aver
         keys = prep.keys if keys is None else keys
         values.update(evaluate_prepared(prep, members, level, adhoc=None))
         read.append((members, adhoc))
-        if group.unanswered != "empty":
-            answered = prep.length > 0
+        if group.unanswered != "empty" and answered is None:
+            # answered: the run has a row for it (before judged_only removes any)
+            answered = (prep if not judged_only else prepare_call(
+                run, qrels, by=by, queries=queries, ties=group.ties, batch=batch,
+                adhoc=adhoc, negative_as_zero=group.negative_as_zero)[0]).length > 0
         if group.unanswered == "zero":
             zero += [m.label for m in members]
     if read:

@@ -477,8 +477,8 @@ def rbp(prep: Prepared, level: float, p=0.8, graded=False, max_grade=None) -> np
 
 
 @register("trectools_rbp", params=(P,), citation=RBP_CITE + " trectools' TrecEval.get_rbp.",
-          undefined="Never undefined: 0 for an empty ranking and when no document has a "
-                    "grade above 0.",
+          undefined="Never undefined: 0 for an empty ranking, when R = 0 and when no "
+                    "retrieved document has a grade above 0.",
           ties=("Exact: every weight p^(j−1) is replaced by its tie group's mean weight, as "
                 "trectools' average_ties does (the same as group-mean gains)."))
 def trectools_rbp(prep: Prepared, level: float, p=0.8) -> np.ndarray:
