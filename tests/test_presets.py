@@ -398,3 +398,15 @@ def test_like_pytrec_eval_with_judged_only_keeps_answered_queries():
                                           judged_docs_only_flag=1).evaluate(rd)
     got = run.ir.evaluate(qrels, ["map", "P_5"], like="pytrec_eval", judged_only=True)
     assert {q: dict(v) for q, v in got.to_dict(orient="index").items()} == want
+
+
+def test_like_ir_measures_says_each_note_once():
+    """A preset that prepares the frames once per order says what it noticed (here: a run
+    qid without judgments, dropped) once, not once per preparation."""
+    run = pd.DataFrame({"qid": ["1", "1", "2", "9"], "docid": ["a", "b", "x", "y"],
+                        "score": [2.0, 1.0, 2.0, 1.0]})
+    qrels = pd.DataFrame({"qid": ["1", "1", "2"], "docid": ["a", "b", "z"], "rel": [1, 0, 1]})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run.ir.evaluate(qrels, ["AP", "RR@10", "RBP(rel=1)", "Judged@10"], like="ir_measures")
+    assert [type(w.message) for w in caught] == [ta.DroppedQueriesWarning]

@@ -60,15 +60,17 @@ class Batch:
 
 def prepare_call(run, qrels, *, by=None, queries=None, ties="average", labels=(),
                  judged_only=False, batch: Batch | None = None,
-                 adhoc: str = "largest",
-                 negative_as_zero: bool = False) -> tuple[Prepared, frames.Columns]:
+                 adhoc: str = "largest", negative_as_zero: bool = False,
+                 quiet: bool = False) -> tuple[Prepared, frames.Columns]:
     """Validate and prepare a run and qrels (pandas or Polars, eager or lazy) once.
     ``labels``: the output columns the call adds beside the keys (checked for clashes);
     ``judged_only``: drop unjudged documents before ranking (trec_eval -J); ``batch``:
     the run and qrels are one query batch of a larger call (its ``system_hint`` names a
     column of the whole run that probably holds systems); ``adhoc``: how diversity qrels
     become ad hoc judgments (``frames.adhoc_qrels``); ``negative_as_zero``: a grade below 0
-    is read as 0 (ranx' reading); ``ties`` may also be one of the
+    is read as 0 (ranx' reading); ``quiet``: what the preparation notes (dropped qids,
+    identifiers) is not said (a call's further preparation of the same frames);
+    ``ties`` may also be one of the
     orders only presets ask for (``prepared.PRESET_ORDERS``)."""
     check_ties(ties, preset_orders=True)
     judged_only = checked("judged_only", check_bool, judged_only)
@@ -91,7 +93,7 @@ def prepare_call(run, qrels, *, by=None, queries=None, ties="average", labels=()
                        ties=ties, qid_name=cols.run_qid,
                        judged_only=judged_only, subtopics=subtopics,
                        max_grade=batch.max_grade if batch is not None else None,
-                       notes=batch.notes if batch is not None else None)
+                       notes=Notes() if quiet else batch.notes if batch is not None else None)
     except frames.DuplicateDocumentError as error:
         likely = (batch.system_hint if batch is not None
                   else None if cols.by else frames.likely_system_column(run, run_columns(cols)))
@@ -126,7 +128,8 @@ def compute(run, qrels, named: list[Named], *, by=None, queries=None, ties="aver
         prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=group.ties,
                                   labels=[n.label for n in named], judged_only=judged_only,
                                   batch=batch, adhoc=adhoc,
-                                  negative_as_zero=group.negative_as_zero)
+                                  negative_as_zero=group.negative_as_zero,
+                                  quiet=keys is not None)
         keys = prep.keys if keys is None else keys
         values.update(evaluate_prepared(prep, members, level, adhoc=None))
         read.append((members, adhoc))
@@ -134,7 +137,7 @@ def compute(run, qrels, named: list[Named], *, by=None, queries=None, ties="aver
             # answered: the run has a row for it (before judged_only removes any)
             answered = (prep if not judged_only else prepare_call(
                 run, qrels, by=by, queries=queries, ties=group.ties, batch=batch,
-                adhoc=adhoc, negative_as_zero=group.negative_as_zero)[0]).length > 0
+                adhoc=adhoc, negative_as_zero=group.negative_as_zero, quiet=True)[0]).length > 0
         if group.unanswered == "zero":
             zero += [m.label for m in members]
     if read:
