@@ -147,6 +147,7 @@ def compute(run, qrels, named: list[Named], *, by=None, queries=None, ties="aver
                                   labels=[n.label for n in named], judged_only=judged_only,
                                   batch=batch)
         keys = prep.keys
+    assert cols is not None
     values = {label: apply_undefined(v, undefined) for label, v in values.items()}
     if answered is not None and not answered.all():
         if zero:
