@@ -57,7 +57,7 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
     negative grade is "in the pool, not judged"; the condensed lists of Sakai 2007).
 
     ``subtopics``: diversity qrels (qid, subtopic, docid, rel; ``qrels`` then holds each
-    document's largest grade): the preparation's ``aspects`` (:mod:`.aspects`) pair its rows
+    document's ad hoc grade, by default its largest: ``frames.adhoc_qrels``): the preparation's ``aspects`` (:mod:`.aspects`) pair its rows
     with the subtopics they are relevant to.
 
     For one batch of a call evaluated in query batches: ``systems`` are those of the whole
