@@ -98,6 +98,7 @@ TREC_MEASURES = ["map", "gm_map", "Rprec", "bpref", "recip_rank", "P_5", "P_10",
                  "set_F", "success_10", "num_ret", "num_rel", "num_rel_ret"]
 
 
+@pytest.mark.filterwarnings("ignore::trunc_accessor.DroppedQueriesWarning")  # as trec_eval
 @pytest.mark.parametrize("qrels_name, run_name, out", [
     ("qrels.test", "results.trunc", "out.test.aqc"),  # topic 302 unanswered: -c scores it 0
     ("qrels.comment.test", "results.comment.test", "generated/out.comment.test.aq.v10.0"),
