@@ -31,8 +31,10 @@ class IdentifierWarning(TruncAccessorWarning):
 
 
 class SubtopicWarning(TruncAccessorWarning):
-    """Ad hoc measures evaluated on diversity qrels (several subtopics a query): they read a
-    document as relevant when it is relevant to any subtopic (its largest grade)."""
+    """Ad hoc measures evaluated on diversity qrels (several subtopics a query): they read
+    each document's largest grade over the subtopics (relevant when relevant to any
+    subtopic), or, with ``like="ir_measures"``/``"pytrec_eval"``/``"ranx"``, the grade of its
+    last line, as those libraries' qrels dictionaries keep it."""
 
 
 class AgreementWarning(TruncAccessorWarning):

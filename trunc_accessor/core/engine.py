@@ -12,7 +12,7 @@ import numpy as np
 import polars as pl
 
 from ..metrics import twist
-from . import frames, truncation
+from . import frames, presets, truncation
 from .names import Named
 from .prepare import Notes, Prepared, check_ties, prepare
 from .registry import (
@@ -25,6 +25,7 @@ from .registry import (
     check_undefined,
     checked,
     evaluate_prepared,
+    subtopic_warning,
 )
 
 
@@ -58,20 +59,30 @@ class Batch:
 
 
 def prepare_call(run, qrels, *, by=None, queries=None, ties="average", labels=(),
-                 judged_only=False, batch: Batch | None = None) -> tuple[Prepared, frames.Columns]:
+                 judged_only=False, batch: Batch | None = None,
+                 adhoc: str = "largest", negative_as_zero: bool = False,
+                 quiet: bool = False) -> tuple[Prepared, frames.Columns]:
     """Validate and prepare a run and qrels (pandas or Polars, eager or lazy) once.
     ``labels``: the output columns the call adds beside the keys (checked for clashes);
     ``judged_only``: drop unjudged documents before ranking (trec_eval -J); ``batch``:
     the run and qrels are one query batch of a larger call (its ``system_hint`` names a
-    column of the whole run that probably holds systems)."""
-    check_ties(ties)
+    column of the whole run that probably holds systems); ``adhoc``: how diversity qrels
+    become ad hoc judgments (``frames.adhoc_qrels``); ``negative_as_zero``: a grade below 0
+    is read as 0 (ranx' reading); ``quiet``: what the preparation notes (dropped qids,
+    identifiers) is not said (a call's further preparation of the same frames);
+    ``ties`` may also be one of the
+    orders only presets ask for (``prepared.PRESET_ORDERS``)."""
+    check_ties(ties, preset_orders=True)
     judged_only = checked("judged_only", check_bool, judged_only)
     cols = columns_of(run, qrels, by)
     frames.check_output_names(cols.by, cols.run_qid, labels)
     r = _eager(frames.to_polars(run, run_columns(cols), "run"))
     q = _eager(frames.to_polars(qrels, qrels_columns(cols), "qrels"))
+    if negative_as_zero and q.schema[cols.rel].is_numeric():
+        q = q.with_columns(pl.when(pl.col(cols.rel) < 0).then(0).otherwise(pl.col(cols.rel))
+                           .cast(q.schema[cols.rel]).alias(cols.rel))
     c = frames.normalise(r, q, cols, frames.queries_series(queries),
-                         systems=batch.systems if batch is not None else None)
+                         systems=batch.systems if batch is not None else None, adhoc=adhoc)
     if batch is not None:
         batch.notes.id_note = c.id_note
     systems, queries_, id_note, subtopics = c.systems, c.queries, c.id_note, c.subtopics
@@ -82,7 +93,7 @@ def prepare_call(run, qrels, *, by=None, queries=None, ties="average", labels=()
                        ties=ties, qid_name=cols.run_qid,
                        judged_only=judged_only, subtopics=subtopics,
                        max_grade=batch.max_grade if batch is not None else None,
-                       notes=batch.notes if batch is not None else None)
+                       notes=Notes() if quiet else batch.notes if batch is not None else None)
     except frames.DuplicateDocumentError as error:
         likely = (batch.system_hint if batch is not None
                   else None if cols.by else frames.likely_system_column(run, run_columns(cols)))
@@ -94,24 +105,58 @@ def prepare_call(run, qrels, *, by=None, queries=None, ties="average", labels=()
 
 
 def compute(run, qrels, named: list[Named], *, by=None, queries=None, ties="average",
-            relevance_level=1, judged_only=False, undefined="zero",
+            relevance_level=1, judged_only=False, undefined="zero", like=None,
             batch: Batch | None = None) -> tuple[pl.DataFrame, dict, frames.Columns]:
     """Per-query values of the ``named`` measures for a run and qrels (pandas or Polars,
     eager or lazy); each distinct measure is computed once, whatever it is called.
     ``undefined``: "zero" turns undefined values (NaN from the kernels) into 0, "nan" keeps
-    them.
+    them. ``like``: a peer's preset (:mod:`.presets`; ``ties``/``undefined`` are then
+    those :func:`presets.settings` gave): its measures are computed in groups, one
+    preparation per order the peer uses; with "pytrec_eval" the rankings the run does
+    not answer are left out, with "ir_measures" they get 0.
 
     Returns (keys, {label: values}, columns): keys holds the by… columns and the qid."""
     level = check_level(relevance_level)
     undefined = check_undefined(undefined)
-    prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
-                              labels=[n.label for n in named], judged_only=judged_only,
-                              batch=batch)
+    check_ties(ties)
     measures = [n.measure for n in named if n.measure is not None]
-    values = evaluate_prepared(prep, measures, level)
+    plan = presets.groups(like, measures, ties)
+    keys, cols, values, answered, read = None, None, {}, None, []
+    zero: list[str] = []  # labels whose unanswered queries get 0
+    for group, members in plan:
+        adhoc = group.adhoc if any(not m.metric.subtopics for m in members) else "largest"
+        prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=group.ties,
+                                  labels=[n.label for n in named], judged_only=judged_only,
+                                  batch=batch, adhoc=adhoc,
+                                  negative_as_zero=group.negative_as_zero,
+                                  quiet=keys is not None)
+        keys = prep.keys if keys is None else keys
+        values.update(evaluate_prepared(prep, members, level, adhoc=None))
+        read.append((members, adhoc))
+        if group.unanswered != "empty" and answered is None:
+            # answered: the run has a row for it (before judged_only removes any)
+            answered = (prep if not judged_only else prepare_call(
+                run, qrels, by=by, queries=queries, ties=group.ties, batch=batch,
+                adhoc=adhoc, negative_as_zero=group.negative_as_zero, quiet=True)[0]).length > 0
+        if group.unanswered == "zero":
+            zero += [m.label for m in members]
+    if read:
+        subtopic_warning(prep, read, like)
+    if keys is None:  # no measure: still validate and key the call
+        prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
+                                  labels=[n.label for n in named], judged_only=judged_only,
+                                  batch=batch)
+        keys = prep.keys
+    assert cols is not None
     values = {label: apply_undefined(v, undefined) for label, v in values.items()}
-    return prep.keys, {n.label: values[n.measure.label] for n in named
-                       if n.measure is not None}, cols
+    if answered is not None and not answered.all():
+        if zero:
+            values.update({label: np.where(answered, values[label], 0.0) for label in zero})
+        else:  # "drop"
+            keys = keys.filter(pl.Series(answered))
+            values = {label: v[answered] for label, v in values.items()}
+    return keys, {n.label: values[n.measure.label] for n in named
+                  if n.measure is not None}, cols
 
 
 CURVE_COLUMNS = ("depth", "value")
@@ -130,6 +175,7 @@ def cutoff_curve(run, qrels, measure: Measure, *, max_depth=None, by=None, queri
     max_depth = checked("max_depth", check_k, max_depth)
     prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
                               labels=CURVE_COLUMNS, batch=batch)
+    subtopic_warning(prep, [([measure], "largest")])
     return truncation.curve(prep, measure, level, max_depth, undefined=undefined), cols
 
 
@@ -157,6 +203,7 @@ def crp(run, qrels, kind: str = "curve", *, depth=None, by=None, queries=None, t
     depth = check_depth(depth)
     prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
                               labels=crp_columns(kind), batch=batch)
+    subtopic_warning(prep, [(["crp_archetype" if kind == "archetype" else "crp"], "largest")])
     if prep.n_segments == 0:
         return prep.keys.with_columns(
             [pl.Series(name, [], dtype=dtype) for name, dtype in crp_columns(kind).items()]), cols

@@ -126,9 +126,11 @@ def to_polars(frame, columns: Sequence[str], label: str = "frame") -> pl.DataFra
 
 
 def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
-              queries: pl.Series | None, systems: pl.DataFrame | None = None) -> Canonical:
+              queries: pl.Series | None, systems: pl.DataFrame | None = None,
+              adhoc: str = "largest") -> Canonical:
     """Validate the data and return the canonical frames (module doc). ``systems``: the
-    by… keys of a whole call when this run is one batch of it (they number ``_sys``)."""
+    by… keys of a whole call when this run is one batch of it (they number ``_sys``);
+    ``adhoc``: how diversity qrels become ad hoc judgments (:func:`adhoc_qrels`)."""
     check_schema(run.schema, qrels.schema, cols)
     for frame, label, names in ((run, "run", (cols.run_qid, cols.run_docid)),
                                 (qrels, "qrels", (cols.qrels_qid, cols.qrels_docid))):
@@ -204,7 +206,7 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
     if cols.weight:
         _check_weights(q)
     if cols.subtopic:
-        q, subtopics = adhoc_qrels(q), q
+        q, subtopics = adhoc_qrels(q, adhoc), q
 
     qs = None
     if queries is not None:
@@ -280,13 +282,33 @@ def _check_weights(q: pl.DataFrame) -> None:
                          "least one must be positive")
 
 
-def adhoc_qrels(subtopic_qrels: pl.DataFrame) -> pl.DataFrame:
+ADHOC_RULES = ("largest", "last", "refuse")
+
+
+def adhoc_qrels(subtopic_qrels: pl.DataFrame, rule: str = "largest") -> pl.DataFrame:
     """The ad hoc judgments of diversity qrels (qid, subtopic, docid, rel): one row per
-    (qid, docid) with its largest grade over the subtopics, i.e. a document is relevant when
-    it is relevant to any subtopic (as ndeval and ir_measures read such qrels for ad hoc
-    measures); a spam grade (-2 for every subtopic) stays -2."""
-    return (subtopic_qrels.group_by("qid", "docid", maintain_order=True)
-            .agg(pl.col("rel").max()))  # (a weight column stays with the subtopics)
+    (qid, docid). ``rule``:
+
+    * "largest" (the default): its largest grade over the subtopics, i.e. a document is
+      relevant when it is relevant to any subtopic (the rule ndeval's ad hoc MAP follows);
+      a spam grade (-2 for every subtopic) stays -2;
+    * "last": the grade of its last row in the qrels' order, as a dict filled row by row
+      keeps it (pytrec_eval's and ir_measures' qrels dictionaries);
+    * "refuse": an ``InputError`` naming the first document judged twice, as trec_eval
+      stops on such qrels ("duplicate docs")."""
+    grouped = subtopic_qrels.group_by("qid", "docid", maintain_order=True)
+    if rule == "last":
+        return grouped.agg(pl.col("rel").last())
+    if rule == "refuse":
+        twice = subtopic_qrels.select(pl.struct("qid", "docid").is_duplicated()).to_series()
+        if twice.any():
+            row = subtopic_qrels.filter(twice).row(0, named=True)
+            raise InputError(
+                f"qrels judge document {row['docid']!r} of qid {row['qid']!r} more than once "
+                "(once per subtopic): trec_eval stops on such qrels (\"duplicate docs\"); "
+                "pass qrels without the subtopic column (one grade per document), or leave "
+                "like='trec_eval' out to read each document's largest grade")
+    return grouped.agg(pl.col("rel").max())  # (a weight column stays with the subtopics)
 
 
 def _mismatch_message(run_schema, qrels_schema, cols: Columns, kt: KeyTypes) -> str:

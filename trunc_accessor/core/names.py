@@ -93,7 +93,8 @@ def _ir_measures(spec: str) -> list[Named] | None:
     if name == "set_precision" and given.pop("relative", False) is True:
         name = "set_relative_precision"  # ir_measures' SetRelP is SetP(relative=True)
     if name == "rbp" and "rel" not in given:
-        given["graded"] = True  # ir_measures' RBP without rel= uses graded gains
+        # ir_measures computes RBP without rel= only through trectools: the grades as gains
+        name = "trectools_rbp"
     if given.pop("judged_only", False) is not False:  # ir_measures' default False: no-op
         raise ParameterError(f"in {spec!r}: judged_only=True is not offered per measure; "
                              "evaluate(..., judged_only=True) leaves out unjudged documents "

@@ -57,13 +57,13 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
     negative grade is "in the pool, not judged"; the condensed lists of Sakai 2007).
 
     ``subtopics``: diversity qrels (qid, subtopic, docid, rel; ``qrels`` then holds each
-    document's largest grade): the preparation's ``aspects`` (:mod:`.aspects`) pair its rows
+    document's ad hoc grade, by default its largest: ``frames.adhoc_qrels``): the preparation's ``aspects`` (:mod:`.aspects`) pair its rows
     with the subtopics they are relevant to.
 
     For one batch of a call evaluated in query batches: ``systems`` are those of the whole
     call, ``max_grade`` the largest grade of its whole qrels, and ``notes`` gathers what is
     to be said at the end (:class:`Notes`); without ``notes`` it is said now."""
-    check_ties(ties)
+    check_ties(ties, preset_orders=True)
     if isinstance(run, list):  # handed over: ours to free once its arrays are built
         run = run.pop()
     assert isinstance(run, pl.DataFrame)
@@ -328,13 +328,16 @@ def _ranking_order(run: pl.DataFrame, keep, seg, score, rank, ties: str):
     """The permutation that puts the rows in ranking order, or None when they
     already are: by segment, then rank ascending (a ``rank`` column), or score descending
     (stable: equal scores keep their input order), or for ``ties="trec_eval"`` score
-    descending then docid descending as strings (``"trec_eval9"``: scores as float32)."""
+    descending then docid descending as strings (``"trec_eval9"``: scores as float32);
+    ``"score_docid"``: score descending then docid ascending; ``"score_input"``: score
+    descending, equal scores in input order, a rank column ignored."""
     if len(seg) < 2:
         return None
+    by_docid = ties in ("trec_eval", "trec_eval9", "score_docid")
     if ties in ("trec_eval", "trec_eval9"):
         key = score.astype(np.float32) if ties == "trec_eval9" else score
         descending = True
-    elif rank is not None:
+    elif rank is not None and ties not in ("score_docid", "score_input"):
         key, descending = rank, False
     else:
         key, descending = score, True
@@ -342,7 +345,8 @@ def _ranking_order(run: pl.DataFrame, keep, seg, score, rank, ties: str):
     wrong = key[1:] > key[:-1] if descending else key[1:] < key[:-1]
     in_order = bool(np.all(seg[1:] >= seg[:-1])) and not np.any(same & wrong)
     docid = None
-    if ties in ("trec_eval", "trec_eval9"):
+    docid_descending = ties != "score_docid"
+    if by_docid:
         docid = run["docid"].cast(pl.String)
         if keep is not None:
             docid = docid.gather(pl.Series(keep))
@@ -350,14 +354,15 @@ def _ranking_order(run: pl.DataFrame, keep, seg, score, rank, ties: str):
             tied = np.flatnonzero(same & (key[1:] == key[:-1]))
             if tied.size:
                 a, b = docid.gather(pl.Series(tied)), docid.gather(pl.Series(tied + 1))
-                in_order = bool((a > b).all())
+                in_order = bool((a > b).all() if docid_descending else (a < b).all())
     if in_order:
         return None
     if docid is None:
         return segment_order(seg, key, descending)
     frame = pl.DataFrame({"seg": seg, "key": key, "docid": docid})
     return (frame.select(pl.arg_sort_by(["seg", "key", "docid"],
-                                        descending=[False, descending, True], maintain_order=True))
+                                        descending=[False, descending, docid_descending],
+                                        maintain_order=True))
             .to_series().to_numpy())
 
 

@@ -13,10 +13,18 @@ import polars as pl
 from ..errors import ParameterError
 
 TIES = ("average", "first", "trec_eval", "trec_eval9")
+# orders a preset (``like=``, :mod:`.presets`) asks for and no ``ties=`` names: score
+# descending, then docid ascending ("score_docid"; ir_measures' msmarco, judged, compat and
+# pyndeval providers), or the input order ("score_input": the rank column ignored; its
+# cwl_eval, gdeval and accuracy providers). Every position is its own tie group.
+PRESET_ORDERS = ("score_docid", "score_input")
 
 
-def check_ties(ties: str) -> str:
-    if not isinstance(ties, str) or ties not in TIES:
+def check_ties(ties: str, preset_orders: bool = False) -> str:
+    """``ties=`` as given by a user (one of :data:`TIES`); ``preset_orders``: the orders of
+    :data:`PRESET_ORDERS` too (the engine's own calls)."""
+    allowed = TIES + PRESET_ORDERS if preset_orders else TIES
+    if not isinstance(ties, str) or ties not in allowed:
         raise ParameterError(f"ties= must be one of {TIES}, not {ties!r}")
     return ties
 

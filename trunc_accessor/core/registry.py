@@ -402,16 +402,45 @@ def _literal(s: str):
     return v
 
 
-def evaluate_prepared(prep: Prepared, measures, relevance_level: float = 1) -> dict[str, np.ndarray]:
-    """Every measure on one preparation: {label: per-segment values}."""
+ADHOC_READINGS = {
+    "largest": "each document's largest grade over the subtopics (relevant to the query when "
+               "relevant to any subtopic)",
+    "last": "the grade of each document's last line in the qrels, as the dictionaries of "
+            "pytrec_eval and ir_measures keep it",
+}
+
+
+def subtopic_warning(prep: Prepared, parts, like=None) -> None:
+    """The :class:`SubtopicWarning` of a call whose qrels judge several subtopics a query
+    and that asks for ad hoc measures: ``parts`` lists (measures, rule) pairs, one per way
+    the call read the diversity qrels (``frames.adhoc_qrels``), a measure given as a
+    ``Measure`` or as a name (``"crp"``); ``like``: the call's preset."""
+    aspects = getattr(prep, "aspects", None)
+    if aspects is None or not aspects.several:
+        return
+    said = []
+    for measures, rule in parts:
+        names = sorted({m if isinstance(m, str) else m.label for m in measures
+                        if isinstance(m, str) or not m.metric.subtopics})
+        if names:
+            said.append(f"{', '.join(names)} read {ADHOC_READINGS[rule]}")
+    if not said:
+        return
+    hint = ("; evaluate(..., like='ir_measures' or 'pytrec_eval') reads the last line's "
+            "grade, as those libraries do" if like is None else "")
+    warn(f"the qrels judge several subtopics a query: {'; '.join(said)}{hint}",
+         SubtopicWarning)
+
+
+def evaluate_prepared(prep: Prepared, measures, relevance_level: float = 1,
+                      adhoc: str | None = "largest") -> dict[str, np.ndarray]:
+    """Every measure on one preparation: {label: per-segment values}. ``adhoc``: how the
+    preparation read diversity qrels for ad hoc measures (``frames.adhoc_qrels``), said
+    in the :class:`SubtopicWarning` (None: the caller says it)."""
     level = check_level(relevance_level)
     out: dict[str, np.ndarray] = {}
-    aspects = getattr(prep, "aspects", None)
-    if aspects is not None and aspects.several and any(not m.metric.subtopics for m in measures):
-        adhoc = sorted({m.metric.name for m in measures if not m.metric.subtopics})
-        warn(f"the qrels judge several subtopics a query: {', '.join(adhoc)} read a document "
-             "as relevant to the query when it is relevant to any subtopic (its largest grade "
-             "over the subtopics), as ndeval and ir_measures do", SubtopicWarning)
+    if adhoc is not None:
+        subtopic_warning(prep, [(measures, adhoc)])
     for m in measures:
         if m.label in out:
             continue

@@ -13,7 +13,7 @@ import inspect
 import polars as pl
 
 from .. import metrics as _metrics  # noqa: F401  (registers the metrics)
-from ..core import frames
+from ..core import frames, presets
 from ..core.frames import InputError, InputTypeError, is_pandas
 from ..core.names import Named, parse_many
 from ..core.registry import REGISTRY, Metric, method_doc, parse
@@ -62,9 +62,9 @@ def _metric_method(metric: Metric):
     return method
 
 
-def evaluate(self, qrels, metrics, *, ties="average", by=None, queries=None, relevance_level=1,
-             judged_only=False, undefined="zero", names="as_written",
-             ignore_identical_ids=False):
+def evaluate(self, qrels, metrics, *, ties=None, by=None, queries=None, relevance_level=1,
+             judged_only=False, undefined=None, names="as_written",
+             ignore_identical_ids=False, like=None):
     """Many metrics in one call, sharing one preparation (join, order, tie groups).
 
     Parameters
@@ -79,22 +79,42 @@ def evaluate(self, qrels, metrics, *, ties="average", by=None, queries=None, rel
         ``"precision@5-l2"``); see ``trunc-accessor --list``. ``"official"``: trec_eval's
         official measures, or, for qrels read with ``read_qrels("irds:<id>")``, the
         dataset's official measures when its documentation names some.
-    ties, by, queries, relevance_level
+    ties : {"average", "first", "trec_eval", "trec_eval9"}, optional
+        As on every metric method; default "average", or the order ``like=`` names.
+    by, queries, relevance_level
         As on every metric method.
     judged_only : bool, default False
         Remove documents without a judgment of grade ≥ 0 before scoring (trec_eval -J,
         condensed lists).
-    undefined : {"zero", "nan"}, default "zero"
+    undefined : {"zero", "nan"}, optional
         A value the metric leaves undefined (AP, nDCG or recall of a query with no relevant
-        document, …) is 0, as trec_eval, pytrec_eval, ir_measures and ranx give it, so that
-        the mean over queries is theirs; "nan": NaN (pandas) / null (Polars), left out of
-        means. Metrics defined everywhere (the terminal-document metrics) are unchanged.
+        document, …) is 0 (the default), as trec_eval, pytrec_eval, ir_measures and ranx
+        give it, so that the mean over queries is theirs; "nan": NaN (pandas) / null
+        (Polars), left out of means. Metrics defined everywhere (the terminal-document
+        metrics) are unchanged.
     names : {"as_written", "canonical"}
         Column names: the names as written (a trec_eval cut-off list ``"P.5,10"`` gives
         ``P_5`` and ``P_10``), or this library's canonical labels (``"precision@10"``).
     ignore_identical_ids : bool, default False
         Leave out the run's rows whose docid equals their qid (compared as strings), as
         BEIR's evaluation does for ArguAna and Quora, whose queries are also documents.
+    like : {"trec_eval", "pytrec_eval", "ir_measures", "ranx"}, optional
+        Give that program's numbers: sets the order of tied scores, undefined values (0),
+        which queries are scored and how qrels that judge a document once per subtopic are
+        read, as that program does. "trec_eval": ``ties="trec_eval"``, every judged query
+        (its ``-c``), such qrels refused (trec_eval stops on them). "pytrec_eval":
+        ``ties="trec_eval9"``, only the queries each ranking answers (pytrec_eval returns
+        no value for the others), a document's last qrels line wins. "ir_measures": each
+        measure in the order of the ir_measures provider that computes it (pytrec_eval's
+        for AP, nDCG, P, R, RR…; score then docid ascending for RR@k, Judged@k, Compat and
+        the diversity measures; score then the frame's order for RBP(rel=…), the C/W/L
+        measures, ERR and Accuracy; tie-averaged for RBP without rel=), every judged
+        query, a document's last qrels line wins. "ranx": every judged query (ranx'
+        ``make_comparable=True``), a document's last qrels line wins; ranx orders equal
+        scores by an unstable sort that no option reproduces, so ``ties=`` stays yours
+        (default "average"). ``ties=``/``undefined=`` that contradict the preset are
+        refused. ``trunc_accessor.aggregate`` of the result gives the program's summary
+        (counts summed, as all four do).
 
     Returns
     -------
@@ -102,6 +122,7 @@ def evaluate(self, qrels, metrics, *, ties="average", by=None, queries=None, rel
     by…, qid); Polars: key columns then metric columns. Two spellings of one metric are
     computed once. The system score is the column mean; see ``trunc_accessor.aggregate``.
     """
+    presets.check_like(like)
     named = parse_many(_official(metrics, qrels))
     if ignore_identical_ids:
         self = _with_frame(self, frames.drop_identical_ids(self._frame))
@@ -110,9 +131,10 @@ def evaluate(self, qrels, metrics, *, ties="average", by=None, queries=None, rel
                       for n in named}.values())
     elif names != "as_written":
         raise InputError(f"names= must be 'as_written' or 'canonical', not {names!r}")
+    ties, undefined = presets.settings(like, ties, undefined)
     return self._evaluate(qrels, named, single=False, ties=ties, by=by, queries=queries,
                           relevance_level=relevance_level, judged_only=judged_only,
-                          undefined=undefined)
+                          undefined=undefined, like=like)
 
 
 def _official(metrics, qrels):

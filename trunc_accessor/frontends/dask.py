@@ -227,9 +227,10 @@ class DaskIR:
 
     # ------------------------------------------------------------------ what _methods calls
     def _evaluate(self, qrels, named, *, single, by, queries, ties, relevance_level,
-                  judged_only, undefined):
+                  judged_only, undefined, like=None):
         call = _Call("evaluate", {"by": by, "ties": ties, "relevance_level": relevance_level,
-                                  "judged_only": judged_only, "undefined": undefined},
+                                  "judged_only": judged_only, "undefined": undefined,
+                                  "like": like},
                      named=tuple(named), single=single)
         return self._lazy(qrels, call, queries)
 

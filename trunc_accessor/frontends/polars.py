@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from ..core import batches, engine, frames, truncation
+from ..core import batches, engine, frames, presets, truncation
 from ..core.prepare import check_ties
 from ..core.registry import check_bool, check_level, check_undefined, checked
 from ._methods import install
@@ -80,11 +80,12 @@ class LazyPolarsIR(_Truncate):
         return cols, run_schema, kt
 
     def _lazy(self, qrels, columns: dict, answer, *, ties, by, queries, relevance_level,
-              judged_only=False, undefined="zero"):
+              judged_only=False, undefined="zero", like=None):
         """A LazyFrame of the key columns and ``columns`` (name → dtype), checked now and
         computed, when collected, by ``answer(run, qrels, queries, batch)`` on each query
         batch of the run (:func:`trunc_accessor.batches.batched`)."""
         check_ties(ties)
+        presets.check_like(like)
         check_level(relevance_level)
         check_undefined(undefined)
         checked("judged_only", check_bool, judged_only)

@@ -476,6 +476,27 @@ def rbp(prep: Prepared, level: float, p=0.8, graded=False, max_grade=None) -> np
     return (1.0 - p) * part.seg_sum(gain * rbp_weights(part, p))
 
 
+@register("trectools_rbp", params=(P,), citation=RBP_CITE + " trectools' TrecEval.get_rbp.",
+          undefined="Never undefined: 0 for an empty ranking, when R = 0 and when no "
+                    "retrieved document has a grade above 0.",
+          ties=("Exact: every weight p^(j−1) is replaced by its tie group's mean weight, as "
+                "trectools' average_ties does (the same as group-mean gains)."))
+def trectools_rbp(prep: Prepared, level: float, p=0.8) -> np.ndarray:
+    """RBP with the grades themselves as gains, (1 − p) Σ_j max(grade_j, 0) · p^(j−1): the
+    reading of trectools (``TrecEval.get_rbp(binary_topical_relevance=False)``), which is
+    ir_measures' ``RBP`` without ``rel=`` (its only provider of it is trectools). Not
+    bounded by 1: a grade of 4 gains 4. ``relevance_level`` plays no part. The library's
+    ``rbp(graded=True)`` divides each grade by the largest grade of the qrels instead.
+
+    >>> from trunc_accessor.single import trectools_rbp
+    >>> trectools_rbp([2, 0, 1], p=0.5)  # 0.5 · (2 + 0.25 · 1)
+    1.125
+    """
+    part = prep.judged_part()
+    gain = part.group_mean(part.gain())
+    return (1.0 - p) * part.seg_sum(gain * rbp_weights(part, p))
+
+
 @register("rbp_residual", params=(P,), aliases=("rbp_resid",), citation=RBP_CITE,
           undefined="Never undefined: 1 for an empty ranking (all weight unknown); R = 0 "
                     "changes nothing (only unjudged documents count).",
