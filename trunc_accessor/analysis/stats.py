@@ -1,8 +1,8 @@
 """Significance tests between systems on per-query values (the statistical core of experiments).
 
-:func:`compare` runs paired tests (t, Wilcoxon, sign, randomisation, bootstrap) between systems,
+``compare`` runs paired tests (t, Wilcoxon, sign, randomisation, bootstrap) between systems,
 corrects the p-values for multiple comparisons and adds confidence intervals, wins/ties/losses
-and effect sizes; :func:`tukey_hsd` and :func:`randomized_tukey_hsd` compare all systems at once.
+and effect sizes; ``tukey_hsd`` and ``randomized_tukey_hsd`` compare all systems at once.
 Input is what ``run.ir.evaluate(qrels, metrics, by="system")`` returns (pandas or Polars) or a
 mapping ``{system: per-query frame}``; output is a tidy frame of the same library.
 

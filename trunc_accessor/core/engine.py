@@ -1,6 +1,6 @@
 """One call of the library: frames → validation → preparation → kernels → values.
 
-Frontends (accessors, CLI) call :func:`compute` and only convert its answer back to the
+Frontends (accessors, CLI) call ``compute`` and only convert its answer back to the
 caller's frame library. The keys of every answer are the user's by… columns (values and
 dtypes as given, nulls included) and the run's qid column under its own name.
 """
@@ -47,7 +47,7 @@ def _eager(frame):
 
 @dataclass(eq=False)
 class Batch:
-    """What one query batch of a larger call (:mod:`trunc_accessor.batches`) shares with
+    """What one query batch of a larger call (``trunc_accessor.batches``) shares with
     the whole call: its systems (the by… keys, row i = system code i; None without by=),
     the largest grade of its qrels, and the notes to say at its end."""
 
@@ -124,7 +124,7 @@ def cutoff_curve(run, qrels, measure: Measure, *, max_depth=None, by=None, queri
                  ties="average", relevance_level=1, undefined="zero",
                  batch: Batch | None = None) -> tuple[pl.DataFrame, frames.Columns]:
     """The measure at every allowed truncation depth of every ranking (long format);
-    ``undefined`` as in :func:`compute`."""
+    ``undefined`` as in ``compute``."""
     level = check_level(relevance_level)
     undefined = check_undefined(undefined)
     max_depth = checked("max_depth", check_k, max_depth)
@@ -149,7 +149,7 @@ def crp_columns(kind: str) -> dict:
 
 def crp(run, qrels, kind: str = "curve", *, depth=None, by=None, queries=None, ties="average",
         relevance_level=1, batch: Batch | None = None) -> tuple[pl.DataFrame, frames.Columns]:
-    """Twist's curves (Ferro et al.; :mod:`trunc_accessor.metrics.twist`) as a Polars frame:
+    """Twist's curves (Ferro et al.; ``trunc_accessor.metrics.twist``) as a Polars frame:
     ``kind`` "curve": (by…, qid, position, grade, rp, crp); "references": the same plus
     crp_full_scale, crp_worst and recall_base (for plots); "archetype": one row per ranking
     (by…, qid, archetype, recall_base, length, crossing)."""
