@@ -174,3 +174,16 @@ def test_metrics_index_ranx_column_is_what_the_parser_accepts():
     for name, metric in accepted.items():
         row = next(line for line in index.splitlines() if line.startswith(f"| [`{metric}`]"))
         assert f"`{name}`" in row.split(" | ")[4], (name, row)
+
+
+def test_ci_builds_the_site_in_fresh_venvs_on_today_and_floor_versions():
+    """The site is built as a fresh machine builds it: a new venv (never the packages this
+    machine holds) with the versions resolved today, and another with the docs extra's
+    floors; the README's command is the one that works from a checkout."""
+    docs = (ROOT / ".ci" / "docs").read_text()
+    assert 'venv --quiet' in docs and "--refresh" in docs and '-e ".[docs]"' in docs
+    assert '-m mkdocs build --strict' in docs
+    assert "bash .ci/docs highest" in (ROOT / ".ci" / "run").read_text()
+    assert "bash .ci/docs lowest-direct" in (ROOT / ".ci" / "lowest").read_text()
+    assert 'python -m pip install -e ".[docs]" && python -m mkdocs build --strict' in (
+        ROOT / "README.md").read_text()
