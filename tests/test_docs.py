@@ -87,6 +87,9 @@ def test_site_builds_in_strict_mode(tmp_path):
     assert (tmp_path / "site" / "metrics" / "ap" / "index.html").exists()
     assert (tmp_path / "site" / "notebooks" / "01_quickstart" / "index.html").exists()
     assert (tmp_path / "site" / "changelog" / "index.html").exists()
+    # the README's ir_measures registry table, shown on the guide's page in place of its marker
+    guide = (tmp_path / "site" / "guides" / "from-ir_measures" / "index.html").read_text()
+    assert "SetP, SetRelP" in guide and "ir_measures-registry -->" not in guide
 
 
 # --------------------------------------------------------------------------- rendered text
@@ -187,3 +190,23 @@ def test_ci_builds_the_site_in_fresh_venvs_on_today_and_floor_versions():
     assert "bash .ci/docs lowest-direct" in (ROOT / ".ci" / "lowest").read_text()
     assert 'python -m pip install -e ".[docs]" && python -m mkdocs build --strict' in (
         ROOT / "README.md").read_text()
+
+
+def test_site_pages_do_not_send_readers_to_the_readme():
+    """The site stands alone: its pages, the notebooks' text and the docstrings it renders
+    link to site pages, never to "the README" (nor to the project's internal notes)."""
+    hooks = _hooks() if importlib.util.find_spec("mkdocs") else None
+    texts = {str(p.relative_to(ROOT)): p.read_text() for p in sorted(DOCS.rglob("*.md"))}
+    for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        cells = json.loads(nb.read_text())["cells"]
+        texts[nb.name] = "\n".join("".join(c["source"]) for c in cells
+                                   if c["cell_type"] == "markdown")
+    texts.update(_docstrings())
+    if hooks is not None:
+        texts["cli.md"] = hooks.cli_page()
+        texts["metrics/index.md"] = hooks.index_page(ta.REGISTRY, hooks._dialect_names())
+    found = [(where, word) for where, text in texts.items()
+             for word, pattern in (("README", r"\bREADME"), ("SPEC", r"\bSPEC\b"),
+                                   ("../shared", r"\.\./shared"))
+             if re.search(pattern, text)]
+    assert not found, found

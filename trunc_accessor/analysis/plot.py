@@ -1,7 +1,7 @@
 """Effort plots for the Twist measure (Ferro et al.): CRP curves per query (the paper's
 Figure 2) and effort/gain scatter plots (Figures 7–10).
 
-matplotlib is an optional extra (``pip install "trunc_accessor[plots]"``), imported when a
+matplotlib is an optional extra (``plots``: ``pip install -e ".[plots]"``), imported when a
 plot is drawn. Every function returns the matplotlib Figure or Axes it drew on and never
 calls ``show()``.
 """

@@ -1,7 +1,7 @@
 """``DataFrame.ir`` for Dask: the engine run partition by partition, on a cluster.
 
 Importing trunc_accessor registers ``.ir`` on ``dask.dataframe.DataFrame`` when Dask is
-installed (``pip install "trunc_accessor[dask]"``); the registration waits until
+installed (the ``dask`` extra, ``pip install -e ".[dask]"``); the registration waits until
 ``dask.dataframe`` is first imported, so a process that never uses Dask does not load it.
 The methods are the pandas accessor's, with the same signatures (every metric, ``evaluate``,
 ``cutoff_curve``, ``optimal_cutoff``, ``crp``, ``crp_archetype``, ``truncate``,

@@ -41,7 +41,8 @@ def read_run(path: Source | Sequence[Source], library: str = "pandas",
     The rank field is dropped unless ``keep_rank=True``: trec_eval ignores it and orders by
     score, and runs in the wild often carry rank fields that disagree with their scores. With
     ``keep_rank=True`` it becomes the ``rank`` column, which then defines the order (ascending
-    rank; the README's Frames section, "Order").
+    rank, 0- or 1-based: only the order matters; a tie group is a run of adjacent positions
+    with equal score).
 
     >>> import trunc_accessor
     >>> run = trunc_accessor.read_run(trunc_accessor.example_path("results.test"))
@@ -118,10 +119,10 @@ def read_qrels(path: Source, library: str = "pandas", subtopics: bool | None = N
     ``path`` may also name a test collection of ir_datasets, ``"irds:<dataset id>"`` (e.g.
     ``"irds:msmarco-passage/dev/small"``; an existing file of that name is read as a file),
     or be an ir_datasets dataset object: its ``qrels_iter()`` gives the frame (qid and docid
-    as strings). This needs ir_datasets (``pip install "trunc_accessor[datasets]"``), which
-    fetches the collection's files on first use. The frame remembers the dataset's
-    official measures, which ``evaluate(qrels, "official")`` then uses
-    (``trunc_accessor.io.irds``).
+    as strings). This needs ir_datasets (the ``datasets`` extra,
+    ``pip install -e ".[datasets]"``), which fetches the collection's files on first use. The
+    frame remembers the dataset's official measures, which ``evaluate(qrels, "official")``
+    then uses (``trunc_accessor.io.irds``).
 
     >>> import trunc_accessor
     >>> qrels = trunc_accessor.read_qrels(trunc_accessor.example_path("qrels.test"))
