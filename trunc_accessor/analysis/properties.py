@@ -447,14 +447,14 @@ def check(metric: Any, max_length: int = 6, max_collection: int = 2, *, top_grad
 
     Returns
     -------
-    pandas.DataFrame, one row per property:
-    ``property`` (the paper's name), ``holds`` (bool: no counterexample in the space
-    searched — not a proof), ``counterexample`` (None, or a dict: ``rankings`` as grade
-    strings best first, ``unretrieved`` the grades of the judged documents not retrieved,
-    ``R``, ``values`` of the metric on each ranking in order, ``claim`` the inequality that
-    failed, ``max_grade`` the grade scale's top; Redundancy adds ``n`` and ``differences``),
-    ``witness`` (Properties 3 and 4 when they hold: the pair that decided, in the same
-    form), ``space`` (what was searched).
+    pandas.DataFrame
+        One row per property: ``property`` (the paper's name), ``holds`` (bool: no
+        counterexample in the space searched — not a proof), ``counterexample`` (None, or a
+        dict: ``rankings`` as grade strings best first, ``unretrieved`` the grades of the
+        judged documents not retrieved, ``R``, ``values`` of the metric on each ranking in
+        order, ``claim`` the inequality that failed, ``max_grade`` the grade scale's top;
+        Redundancy adds ``n`` and ``differences``), ``witness`` (Properties 3 and 4 when
+        they hold: the pair that decided, in the same form), ``space`` (what was searched).
     """
     if max_length < 2:
         raise ParameterError("max_length must be ≥ 2")
