@@ -3,7 +3,8 @@
 * ``metrics/index.md`` and one page per registered metric (``metrics/<name>.md``): summary,
   names in every dialect, definition, parameters, ties, undefined values, reference and an
   example run on the shipped trec_eval test collection, with its output;
-* ``cli.md``: the command line's ``--help``;
+* ``cli.md``: the command line's usage and a table of its options, read from its parser;
+* ``changelog.md``: the repository's ``CHANGELOG.md``;
 * ``notebooks/*.ipynb``: the tutorials, rendered with their stored outputs by mkdocs-jupyter
   (nothing is executed, nothing is fetched).
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import sys
 import warnings
 from pathlib import Path
 
@@ -21,6 +23,9 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
 ROOT = Path(__file__).resolve().parents[1]
+# the site documents the checkout it is built from, whichever copy of the package is installed
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
@@ -63,8 +68,23 @@ def _dialect_names() -> dict[str, dict[str, list[str]]]:
             add(m.metric, "trec_eval", shown)
     for name, entry in names.IR_MEASURES.items():
         add(entry[0], "ir_measures", name + ("[@N]" if entry[2] == "k" else ""))
-    for name, entry in names.RANX.items():
-        add(entry if isinstance(entry, str) else entry[0], "ranx", name)
+    for name, metric in ranx_names().items():
+        add(metric, "ranx", name)
+    return found
+
+
+def ranx_names() -> dict[str, str]:
+    """ranx's metric name → the registered metric it parses to: ranx's own spellings
+    (``mrr``, ``hits``, ``r-precision``, ``ndcg_burges``, …) and ranx's names that are also
+    the library's (``precision``, ``recall``, ``f1``, ``ndcg``, …), as the parser and
+    ``--list`` accept them."""
+    from trunc_accessor.core import names
+    from trunc_accessor.io.cli import RANX_SAME
+
+    found = {name: entry if isinstance(entry, str) else entry[0]
+             for name, entry in names.RANX.items()}
+    for ours, name in RANX_SAME.items():
+        found.setdefault(name, ours)
     return found
 
 
@@ -181,17 +201,78 @@ def accessor_page(registry) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _option_cell(action) -> str:
+    """An option's spellings with its argument, e.g. ``-m MEASURE``, ``--measure MEASURE``."""
+    if not action.option_strings:
+        return f"`{action.metavar}`"
+    if action.nargs == 0:
+        arg = ""
+    elif action.choices:
+        arg = " {" + ",".join(map(str, action.choices)) + "}"
+    else:
+        arg = " " + (action.metavar or action.dest.upper())
+    return ", ".join(f"`{option}{arg}`" for option in action.option_strings)
+
+
+def _cell(text: str) -> str:
+    """Text for a Markdown table cell: one line, pipes escaped, no reST literals."""
+    return " ".join(text.split()).replace("``", "`").replace("|", "\\|")
+
+
 def cli_page() -> str:
+    """The command line: its usage, one table row per option (from the parsers themselves, so
+    the page cannot drift from ``--help``), and the epilog; then ndeval's mode likewise."""
     from trunc_accessor.io import cli, ndeval_cli
 
-    texts = []
-    for parser in (cli.build_parser(), ndeval_cli.build_parser()):
-        buffer = io.StringIO()
-        with contextlib.redirect_stdout(buffer):
-            parser.print_help()
-        texts.append(buffer.getvalue().rstrip())
-    return (f"# Command line\n\n`trunc-accessor` (also `python -m trunc_accessor`) has trec_eval's interface: change the program's name and the output stays the same, line for line (see [Coming from trec_eval](guides/from-trec_eval.md)).\n\n```text\n{texts[0]}\n```\n\n"
-            f"## ndeval's mode\n\n`trunc-accessor-ndeval` has ndeval's interface (the TREC Web track's diversity evaluation, version 4.5) and prints its CSV, line for line.\n\n```text\n{texts[1]}\n```\n")
+    parser = cli.build_parser()
+    lines = ["# Command line", "",
+             ("`trunc-accessor` (also `python -m trunc_accessor`) has trec_eval's interface: "
+              "change the program's name and the output stays the same, line for line (see "
+              "[Coming from trec_eval](guides/from-trec_eval.md)). `trunc-accessor-ndeval` has "
+              "ndeval's interface (the TREC Web track's diversity evaluation, version 4.5) and "
+              "prints its CSV, line for line."), ""]
+    lines += _options_table(parser)
+    lines += ["", _cell(parser.epilog or ""), "",
+              "On the trec_eval test collection shipped with the package:", "", "```bash",
+              "QRELS=$(python -c \"import trunc_accessor as ta; "
+              "print(ta.example_path('qrels.test'))\")",
+              "RUN=$(python -c \"import trunc_accessor as ta; "
+              "print(ta.example_path('results.test'))\")",
+              'trunc-accessor -q -m map -m P.5,10 "$QRELS" "$RUN"',
+              'trunc-accessor -m "ndcg@10,INST(T=1.0,max_rel=3)" --format markdown "$QRELS" "$RUN"',
+              "trunc-accessor --list        # every metric and its names in every dialect",
+              "```", "", "## ndeval's mode", ""]
+    lines += _options_table(ndeval_cli.build_parser())
+    return "\n".join(lines) + "\n"
+
+
+def _options_table(parser) -> list[str]:
+    """A parser's usage, then a Markdown table with one row per option."""
+    import argparse
+
+    lines = ["```text", parser.format_usage().strip(), "```", "",
+             "| option | meaning | default |", "|---|---|---|"]
+    for action in parser._actions:
+        if isinstance(action, argparse._HelpAction):
+            meaning, default = "show the help and exit", ""
+        else:
+            meaning = action.help or ""
+            default = action.default
+            if default in (None, False, [], argparse.SUPPRESS) or isinstance(
+                    action, argparse._VersionAction):
+                default = ""
+            elif not action.option_strings:
+                default = ""
+            else:
+                default = f"`{default}`"
+        lines.append(f"| {_option_cell(action)} | {_cell(meaning)} | {default} |")
+    return lines
+
+
+def changelog_page() -> str:
+    """The repository's CHANGELOG.md, its links made absolute where they point into docs/."""
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    return text.replace("](docs/", "](")
 
 
 # --------------------------------------------------------------------------- hooks
@@ -209,6 +290,7 @@ def on_files(files, config):
         page = metric_page(metric, dialects.get(metric.name, {}))
         files.append(_generated(f"metrics/{metric.name}.md", page, config))
     files.append(_generated("cli.md", cli_page(), config))
+    files.append(_generated("changelog.md", changelog_page(), config))
     files.append(_generated("reference/accessor.md", accessor_page(REGISTRY), config))
     for notebook in NOTEBOOKS:
         files.append(File(f"notebooks/{notebook.name}", src_dir=str(ROOT), dest_dir=config["site_dir"],
@@ -230,3 +312,27 @@ def on_config(config):
                 {re.sub(r"^\d+_", "", n.stem).replace("_", " ").capitalize():
                  f"notebooks/{n.name}"} for n in NOTEBOOKS]
     return config
+
+
+def readme_section(title: str) -> str:
+    """The body of the README's ``### title`` section, up to the next heading."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index(f"### {title}\n") + len(f"### {title}\n")
+    end = min(i for i in (text.find("\n## ", start), text.find("\n### ", start), len(text))
+              if i >= 0)
+    return text[start:end].strip() + "\n"
+
+
+# pages that show a table kept in the README, the one copy both are made from
+INSERTS = {"guides/from-ir_measures.md": ("<!-- ir_measures-registry -->",
+                                          "ir_measures' registry, measure by measure")}
+
+
+def on_page_markdown(markdown, page, config, files):
+    insert = INSERTS.get(page.file.src_uri)
+    if insert:
+        marker, title = insert
+        if marker not in markdown:
+            raise ValueError(f"{page.file.src_uri}: the marker {marker} is missing")
+        markdown = markdown.replace(marker, readme_section(title))
+    return markdown

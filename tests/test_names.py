@@ -216,11 +216,16 @@ def _evaluate_lists(text: str) -> list:
     """The metrics of every ``evaluate(qrels, [...])`` call in a page's Python blocks: the
     strings, and ir_measures' measure objects (built with ir_measures)."""
     import ast
+    import doctest
     import re
+    import textwrap
 
     irm = pytest.importorskip("ir_measures")
     out: list = []
     for block in re.findall(r"```python\n(.*?)```", text, flags=re.S):
+        block = textwrap.dedent(block)  # a block in a list item
+        if re.search(r"^>>> ", block, flags=re.M):  # a doctest: its examples' source
+            block = "".join(e.source for e in doctest.DocTestParser().get_examples(block))
         for node in ast.walk(ast.parse(block)):
             if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "evaluate" \
                     and len(node.args) >= 2 and isinstance(node.args[1], ast.List):

@@ -52,3 +52,28 @@ def test_notebook_executes(path):
         if new.cell_type == "code":
             assert bool(old.get("outputs")) == bool(new.outputs), \
                 f"{path.name}: stored outputs of cell {i} do not match a fresh run"
+
+
+def test_truncation_notebook_text_states_what_its_outputs_show():
+    """02_truncation's prose against its own stored outputs: the ranking lengths it describes
+    are the ones its cells print, and query 1 of the NIL example stops where the printed cut
+    shows (one document after its only relevant one, not right after it)."""
+    import ast
+    import re
+
+    nb = nbformat.read(NOTEBOOK_DIR / "02_truncation.ipynb", as_version=4)
+    prose = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    printed = "\n".join("".join(o.get("text", "")) for c in nb.cells if c.cell_type == "code"
+                        for o in c.get("outputs", []) if o.get("output_type") == "stream")
+    lo, hi, median = map(int, re.search(r"ranking lengths: (\d+) to (\d+) documents, "
+                                        r"median (\d+)", printed).groups())
+    if lo < hi:  # the shipped rankings differ in length: no page may say they are all 1,000
+        assert not re.search(r"(?<!up to )1,000 documents each|rankings of\s+1,000", prose)
+    rlo, rhi = map(int, re.search(r"Robust03 ranking lengths: (\d+) to (\d+)", printed).groups())
+    if rlo < rhi:
+        assert "100 topics, 1,000 documents each" not in prose
+    cut = ast.literal_eval(re.search(r"\{'1': .*\}", printed).group(0))
+    relevant_at = cut["1"].index("a")  # query 1's only relevant document (the qrels' "a")
+    assert len(cut["1"]) == relevant_at + 2  # one document after it
+    assert "stops one document after its only relevant one" in prose
+    assert "stops right after" not in prose

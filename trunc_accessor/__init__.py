@@ -10,7 +10,7 @@ DataFrames and LazyFrames::
 
 Metrics are tie-aware by default (the exact mean over every order of tied scores,
 McSherry & Najork 2008); ``ties="trec_eval"`` reproduces trec_eval. Per-ranking functions
-live in :mod:`trunc_accessor.single`.
+live in ``trunc_accessor.single``.
 """
 from __future__ import annotations
 

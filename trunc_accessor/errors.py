@@ -1,9 +1,9 @@
 """The errors a user can cause, all ``ValueError`` subclasses that name what is at fault.
 
 Every error raised because of the caller's input is one of these (a test walks the
-package's ``raise`` statements): :class:`InputError` for frames, files and arguments,
-:class:`InputTypeError` (also a ``TypeError``) for an argument of the wrong type,
-:class:`ParameterError` for a metric parameter or option outside its domain.
+package's ``raise`` statements): ``InputError`` for frames, files and arguments,
+``InputTypeError`` (also a ``TypeError``) for an argument of the wrong type,
+``ParameterError`` for a metric parameter or option outside its domain.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ class InputError(ValueError):
 
 
 class InputTypeError(InputError, TypeError):
-    """An argument of the wrong type (a ``TypeError`` and an :class:`InputError`)."""
+    """An argument of the wrong type (a ``TypeError`` and an ``InputError``)."""
 
 
 class ParameterError(InputError):

@@ -1,6 +1,6 @@
 """The library's warnings: one base class to filter, and a ``warn`` that points at the caller.
 
-Every warning trunc_accessor emits is a :class:`TruncAccessorWarning`, so one filter silences
+Every warning trunc_accessor emits is a ``TruncAccessorWarning``, so one filter silences
 or escalates them all::
 
     import warnings, trunc_accessor as ta
@@ -71,7 +71,7 @@ def _package_dirs() -> tuple[str, ...]:
 
 def stack_level() -> int:
     """The ``stacklevel`` that makes a warning point at the first frame outside this package
-    and the frame libraries (counted from the caller of :func:`warn`)."""
+    and the frame libraries (counted from the caller of ``warn``)."""
     skip = _package_dirs()
     frame: types.FrameType | None = sys._getframe(1)
     level = 0

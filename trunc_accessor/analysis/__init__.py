@@ -1,5 +1,5 @@
-"""Analysis of per-query results: :mod:`.aggregate` (trec_eval's summaries), :mod:`.stats`
-(paired tests, corrections, intervals, Tukey HSD), :mod:`.experiment` (the experiment table
-and its report), :mod:`.plot` (figures), :mod:`.agreement` (rank correlations between
-metrics and rankings) and :mod:`.properties` (the formal-property checker). SciPy and
+"""Analysis of per-query results: ``aggregate`` (trec_eval's summaries), ``stats``
+(paired tests, corrections, intervals, Tukey HSD), ``experiment`` (the experiment table
+and its report), ``plot`` (figures), ``agreement`` (rank correlations between
+metrics and rankings) and ``properties`` (the formal-property checker). SciPy and
 matplotlib load on first use."""

@@ -18,8 +18,8 @@ def aggregate(values: Frame, by: str | Sequence[str] | None = None,
 
     Parameters
     ----------
-    values : pandas Series/DataFrame or Polars DataFrame from ``run.ir.<metric>`` or
-        ``run.ir.evaluate``.
+    values : pandas Series, pandas DataFrame or Polars DataFrame
+        What ``run.ir.<metric>`` or ``run.ir.evaluate`` returned.
     by : str or list of str, optional
         The system key columns passed as ``by=`` when computing (one score per system; a
         missing key is a system of its own).

@@ -2,20 +2,20 @@
 
 System orderings (score vectors, higher = better, or pandas Series indexed by system):
 
-* :func:`kendall_tau`: Kendall's τ-b, equal to :func:`scipy.stats.kendalltau`.
-* :func:`tau_ap`: the AP rank correlation τ_AP of Yilmaz, Aslam & Robertson, "A new rank
+* ``kendall_tau``: Kendall's τ-b, equal to ``scipy.stats.kendalltau``.
+* ``tau_ap``: the AP rank correlation τ_AP of Yilmaz, Aslam & Robertson, "A new rank
   correlation coefficient for information retrieval", SIGIR 2008 (asymmetric: ``a`` is
   the truth, errors near the top of ``b`` cost more), or its symmetric average.
-* :func:`metric_agreement`: both, for every ordered pair of metrics of a systems × metrics
+* ``metric_agreement``: both, for every ordered pair of metrics of a systems × metrics
   table of means.
 
 Document rankings (two runs, per query):
 
-* :func:`rbo`: rank-biased overlap of Webber, Moffat & Zobel, "A similarity measure for
+* ``rbo``: rank-biased overlap of Webber, Moffat & Zobel, "A similarity measure for
   indefinite rankings", ACM TOIS 28(4), 2010: the lower bound RBO_min (eq. 11), the
   extrapolated point estimate RBO_ext (eq. 32, uneven lengths as in §4.3) and the
   residual RBO_res (eq. 13 and its uneven form), so RBO lies in [min, min + res].
-* :func:`overlap`: |top-k ∩ top-k| / k.
+* ``overlap``: |top-k ∩ top-k| / k.
 
 Everything is vectorised with NumPy: τ and τ_AP use O(n²) pair matrices (n = number of
 systems); RBO uses one bincount/cumsum pass over the depths of all queries together.
@@ -61,7 +61,7 @@ def _sign_matrix(x: np.ndarray) -> np.ndarray:
 
 
 def kendall_tau(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> float:
-    """Kendall's τ-b between two score vectors (as :func:`scipy.stats.kendalltau`).
+    """Kendall's τ-b between two score vectors (as ``scipy.stats.kendalltau``).
 
     τ-b = (concordant − discordant) / √((n₀ − n₁)(n₀ − n₂)) with n₀ = n(n−1)/2 and n₁, n₂
     the pairs tied in ``a`` and in ``b``. NaN with a NaN score, fewer than two systems or a
@@ -388,7 +388,7 @@ def rbo(run: Frame, other: Frame, p: float = 0.9, depth: int | None = None) -> R
 
 def overlap(run: Frame, other: Frame, k: int) -> Result:
     """|top-k of run ∩ top-k of other| / k per query (the agreement A_k of RBO; a ranking
-    shorter than k still divides by k). Ordering and output as :func:`rbo`; the column is
+    shorter than k still divides by k). Ordering and output as ``rbo``; the column is
     ``overlap@k``.
 
     >>> import pandas as pd

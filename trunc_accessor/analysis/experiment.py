@@ -1,8 +1,8 @@
 """One call from runs to a results table, and the table for the paper.
 
-:func:`experiment` evaluates several systems (one ``evaluate`` call), compares them with
-:func:`trunc_accessor.stats.compare` and returns one tidy row per (system, metric);
-:func:`report` renders it as markdown, LaTeX (booktabs), HTML or a pandas ``Styler``.
+``experiment`` evaluates several systems (one ``evaluate`` call), compares them with
+``trunc_accessor.stats.compare`` and returns one tidy row per (system, metric);
+``report`` renders it as markdown, LaTeX (booktabs), HTML or a pandas ``Styler``.
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def _label(declared: dict, name) -> str:
 
 
 def _runs_frame(runs, by: str) -> tuple[Any, bool]:
-    """The runs as one eager frame with a ``by`` column (:func:`_one_frame`), and whether they
+    """The runs as one eager frame with a ``by`` column (``_one_frame``), and whether they
     came as Polars (the answer's library)."""
     polars_in = isinstance(runs, (pl.DataFrame, pl.LazyFrame)) or bool(
         isinstance(runs, Mapping) and runs
@@ -97,7 +97,7 @@ MISSING = ("empty", "skip")
 SETTINGS = ("test", "correction", "alpha", "ci", "confidence", "tie_policy", "missing",
             "undefined")
 """The columns that say how an experiment table was made (they travel with it through
-Polars and CSV, so that :func:`report` captions what was run)."""
+Polars and CSV, so that ``report`` captions what was run)."""
 
 
 def experiment(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Metrics, *,
@@ -112,7 +112,7 @@ def experiment(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Metrics
     mapping ``{system name: run frame}``; ``metrics``: any names ``evaluate`` accepts
     (``"nDCG@10"``, ``"map"``, ``"P_10"``…); ``**evaluate_kw``: ``ties``, ``queries``,
     ``relevance_level``, ``judged_only``. The comparison arguments are
-    :func:`trunc_accessor.stats.compare`'s (which see for the tests, corrections and the
+    ``trunc_accessor.stats.compare``'s (which see for the tests, corrections and the
     ``undefined`` rule). ``baseline``: a system, a list of systems (one block of rows per
     baseline) or None (every pair compared).
 
@@ -120,7 +120,7 @@ def experiment(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Metrics
     (default, trec_eval's ``-c``): an empty ranking, which scores 0 on most metrics, so
     every system is averaged over the same queries; ``"skip"``: left out of that system's
     mean, and each comparison pairs the queries both systems answered (what
-    :func:`~trunc_accessor.stats.compare` does with per-query frames that lack rows). Either
+    ``compare`` does with per-query frames that lack rows). Either
     way a warning says how many queries each system lacks.
 
     Returns one row per (system, metric[, baseline]), in the caller's library: ``n`` (the
@@ -132,9 +132,9 @@ def experiment(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Metrics
     compared), ``p_value``, ``p_adjusted``, ``significant``, ``wins``, ``ties`` and
     ``losses`` (integers) and ``effect_size`` (paired d_z); without one, ``beats``: the
     systems it is significantly better than (all pairs compared). The columns
-    :data:`SETTINGS` (test, correction, alpha, ci, confidence, tie_policy, missing,
+    ``SETTINGS`` (test, correction, alpha, ci, confidence, tie_policy, missing,
     undefined)
-    say how the table was made, so that :func:`report` can caption it after a trip through
+    say how the table was made, so that ``report`` can caption it after a trip through
     Polars or CSV. With ``per_query=True``: ``(table, per_query_values)``, the values
     ``evaluate`` gives with ``undefined="nan"`` (an undefined value, such as AP of a query
     with no relevant document, is NaN there; ``undefined`` decides what the table makes of

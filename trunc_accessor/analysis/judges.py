@@ -2,35 +2,35 @@
 
 Each judge is a qrels frame (qid, docid, rel and their aliases; pandas or Polars); the
 statistics are taken over the (qid, docid) pairs the judges labelled. ``missing`` says what
-happens to a pair some judge did not label: ``"keep"`` (the default of :func:`agreement`
-and :func:`krippendorff_alpha`: kept as a missing label; Krippendorff's α uses every
+happens to a pair some judge did not label: ``"keep"`` (the default of ``agreement``
+and ``krippendorff_alpha``: kept as a missing label; Krippendorff's α uses every
 pairable value, i.e. every pair at least two judges labelled, as Krippendorff (2011)
 defines it and the ``krippendorff`` package computes it, Cohen's κ the pairs both judges
 labelled, Fleiss' κ the pairs every judge labelled), ``"drop"`` (the default of the
-other functions: left out, with an :class:`~trunc_accessor.warn.AgreementWarning`
+other functions: left out, with an ``AgreementWarning``
 counting what each judge lacks; over three or more judges this also leaves out pairs two
 judges share, and changes α) or ``"nonrelevant"`` (the absent label is grade 0, as
-trec_eval reads an unjudged document). :func:`coverage` counts the pairs each judge labels
+trec_eval reads an unjudged document). ``coverage`` counts the pairs each judge labels
 and lacks.
 
 ``relevance_level`` binarises the labels (``rel >= level`` → 1, else 0) before any statistic;
 without it the graded scale is used, its categories being the grades the judges use
 (sorted; ``grades=`` gives the scale explicitly). ``by="qid"`` gives one value per query.
 Every statistic is computed from sums over queries, so the per-query values, the pooled
-value and the bootstrap intervals over queries (:func:`agreement`) come from one pass
-(:mod:`.label_stats`). A statistic that is undefined (κ when both judges use one grade only:
+value and the bootstrap intervals over queries (``agreement``) come from one pass
+(``label_stats``). A statistic that is undefined (κ when both judges use one grade only:
 chance agreement 1) is NaN, with a warning saying for how many queries.
 
-* :func:`agreement`: the table: observed agreement, Cohen's κ (Cohen 1960) unweighted and
+* ``agreement``: the table: observed agreement, Cohen's κ (Cohen 1960) unweighted and
   with linear and quadratic weights (Cohen 1968) for every pair of judges, Fleiss' κ
   (Fleiss 1971) and Krippendorff's α (Krippendorff 2011) at the nominal, ordinal, interval
   and ratio levels over all judges, with percentile bootstrap intervals over queries;
-* :func:`cohen_kappa`, :func:`fleiss_kappa`, :func:`krippendorff_alpha`: one statistic;
-* :func:`confusion_matrix`, :func:`per_grade` (precision, recall, F1 of one judge against a
-  reference), :func:`bland_altman` (bias and limits of agreement of graded labels);
-* :func:`align` (the labels side by side), :func:`coverage`;
-* :func:`~trunc_accessor.analysis.leaderboard.leaderboard_agreement`: do two sets of qrels
-  rank the systems alike; the plots of :mod:`.judges_plot`.
+* ``cohen_kappa``, ``fleiss_kappa``, ``krippendorff_alpha``: one statistic;
+* ``confusion_matrix``, ``per_grade`` (precision, recall, F1 of one judge against a
+  reference), ``bland_altman`` (bias and limits of agreement of graded labels);
+* ``align`` (the labels side by side), ``coverage``;
+* ``leaderboard_agreement``: do two sets of qrels
+  rank the systems alike; the plots of ``trunc_accessor.analysis.judges_plot``.
 
 References: J. Cohen, "A coefficient of agreement for nominal scales", Educational and
 Psychological Measurement 20(1), 1960 (κ = (p_o − p_e)/(1 − p_e)); J. Cohen, "Weighted
@@ -109,7 +109,7 @@ def agreement(*qrels: Frame | Mapping[str, Frame], names: Sequence[str] | None =
     NaN with ``confidence=None``), n_pairs, n_queries. ``by="qid"``: qid, statistic,
     judges, value, n_pairs. The caller's library (the first judge's). ``relevance_level``,
     ``grades``, ``missing``: see the module. Undefined values are NaN (null in Polars),
-    with an :class:`~trunc_accessor.warn.AgreementWarning`.
+    with an ``AgreementWarning``.
 
     >>> import pandas as pd
     >>> a = pd.DataFrame({"qid": [1, 1, 1, 2, 2, 2], "docid": list("abcdef"),

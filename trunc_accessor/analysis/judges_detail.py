@@ -1,6 +1,6 @@
 """One judge against a reference, grade by grade: the confusion matrix, per-grade precision,
 recall and F1, and Bland–Altman's bias and limits of agreement of graded labels. Pairs,
-``missing=``, ``relevance_level`` and ``grades`` as in :mod:`.judges`; pooled or per query
+``missing=``, ``relevance_level`` and ``grades`` as in ``judges``; pooled or per query
 (``by="qid"``); percentile bootstrap intervals over queries with ``confidence=``.
 """
 from __future__ import annotations
@@ -140,7 +140,7 @@ def bland_altman(reference: Frame | Mapping[str, Frame], other: Frame | None = N
 
     One row (``by="qid"``: per query) with n, bias, sd, loa_low, loa_high; ``confidence``
     adds percentile bootstrap intervals over queries of each (pooled only). The plot is
-    :func:`~trunc_accessor.analysis.judges_plot.bland_altman_plot`.
+    ``bland_altman_plot``.
 
     >>> import pandas as pd
     >>> a = pd.DataFrame({"qid": 1, "docid": list("abcd"), "rel": [0, 1, 1, 2]})

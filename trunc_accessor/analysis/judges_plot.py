@@ -24,7 +24,7 @@ def confusion_heatmap(reference: Frame | Mapping[str, Frame], other: Frame | Non
                       grades: Sequence[float] | None = None, missing: str = "drop",
                       normalize: str | None = None, names: Sequence[str] | None = None,
                       ax: Axes = None) -> Axes:
-    """The confusion matrix of :func:`~trunc_accessor.analysis.judges_detail.confusion_matrix`
+    """The confusion matrix of ``confusion_matrix``
     as a heat map: the reference's grades down, the other judge's across, each cell
     printed (a count, or a share with ``normalize``) and Cohen's κ in the title. Arguments as
     ``confusion_matrix``. Returns the Axes.
@@ -76,7 +76,7 @@ def bland_altman_plot(reference: Frame | Mapping[str, Frame], other: Frame | Non
     the mean of the two grades (x) against their difference other − reference (y); grades
     are few, so each distinct point is one bubble whose area grows with the number of pairs
     it stands for (the count printed beside it). Lines at the bias and at the limits of
-    agreement bias ∓ z·sd (as :func:`~trunc_accessor.analysis.judges_detail.bland_altman`,
+    agreement bias ∓ z·sd (as ``bland_altman``,
     ``ddof=1``) and at 0. Returns the Axes. The legend sits beside the Axes, inside the
     figure (a new figure has ``layout="constrained"``, so a plain ``savefig`` keeps it
     whole); with your own ``ax``, give its figure that layout or save with
@@ -115,7 +115,7 @@ def leaderboard_scatter(result: Any, metric: str | None = None, ax: Axes = None)
     """Each system's mean under qrels a (x) against its mean under qrels b (y), labelled
     with its name, the identity line dashed (a point above it gains under b), and
     Kendall's τ and τ_AP in the title. ``result``: what
-    :func:`~trunc_accessor.analysis.leaderboard.leaderboard_agreement` returns; ``metric``:
+    ``leaderboard_agreement`` returns; ``metric``:
     one of its metrics (default: the first). Returns the Axes.
     """
     systems = result.systems

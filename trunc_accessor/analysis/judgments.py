@@ -1,9 +1,9 @@
-"""Several judges' qrels read and lined up pair by pair, for :mod:`.judges` and
-:mod:`.judges_detail`: each frame validated as the evaluation validates qrels (the column
-aliases of :mod:`trunc_accessor.core.columns`, key types, missing values, conflicting
-duplicates; :func:`trunc_accessor.core.frames.normalise`), the judged (qid, docid) pairs
+"""Several judges' qrels read and lined up pair by pair, for ``trunc_accessor.analysis.judges`` and
+``judges_detail``: each frame validated as the evaluation validates qrels (the column
+aliases of ``trunc_accessor.core.columns``, key types, missing values, conflicting
+duplicates; ``trunc_accessor.core.frames.normalise``), the judged (qid, docid) pairs
 joined, the ``missing=`` rule applied, the labels binarised (``relevance_level``) or coded on
-the graded scale; then each statistic's sums per query (:mod:`.label_stats`) and the answer
+the graded scale; then each statistic's sums per query (``label_stats``) and the answer
 frames in the caller's library.
 """
 from __future__ import annotations
@@ -36,7 +36,7 @@ MISSING = ("drop", "nonrelevant", "keep")
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 WEIGHTS = {"cohen_kappa": None, "cohen_kappa_linear": "linear",
            "cohen_kappa_quadratic": "quadratic"}
-#: The statistics of :func:`.judges.agreement`: between two judges (every pair) or over all
+#: The statistics of ``judges.agreement``: between two judges (every pair) or over all
 #: judges.
 PAIR_STATISTICS = ("agreement", *WEIGHTS)
 ALL_STATISTICS = ("fleiss_kappa", *(f"alpha_{level}" for level in LEVELS))

@@ -1,12 +1,12 @@
 """The arithmetic of label agreement, vectorised with NumPy (no frames here; the frames are
-:mod:`.judges`' business).
+``trunc_accessor.analysis.judges``' business).
 
 Every statistic is a function of sums over queries. A query contributes its confusion
 matrix (Cohen's κ, per-grade precision and recall), its coincidence matrix (Krippendorff's
 α), its Fleiss sums or its sums of differences (Bland–Altman), all made with ``bincount``
 over the (query, grade, grade) codes of the judged pairs. So the pooled value is
 ``finish(S.sum(0))``, the per-query values are ``finish(S)`` and the bootstrap over queries is
-``finish(W @ S)`` with W the resample counts of :func:`.paired._bootstrap_counts`: one matrix
+``finish(W @ S)`` with W the resample counts of ``paired._bootstrap_counts``: one matrix
 product per chunk of resamples, no loop over queries or pairs.
 
 Labels arrive as ``codes``: an (N, m) int array, row = judged pair, column = judge, the
@@ -121,7 +121,7 @@ def cohen_kappa(conf: np.ndarray, weights: str | None = None) -> np.ndarray:
 
 
 def fleiss_kappa(sums: np.ndarray, m: int) -> np.ndarray:
-    """Fleiss' κ (1971) from :func:`fleiss_sums` (..., 2 + C): (P̄ − P_e) / (1 − P_e) with
+    """Fleiss' κ (1971) from ``fleiss_sums`` (..., 2 + C): (P̄ − P_e) / (1 − P_e) with
     P̄ = Σ P_i / N, p_j = Σ_i n_ij / (N m), P_e = Σ p_j²; NaN when P_e = 1 or N = 0."""
     p_mean = _divide(sums[..., 0], sums[..., 1])
     p_cat = _divide(sums[..., 2:], (sums[..., 1] * m)[..., None])
@@ -174,7 +174,7 @@ def grade_scores(conf: np.ndarray) -> np.ndarray:
 
 def bland_altman(sums: np.ndarray, z: float = 1.96, ddof: int = 1) -> np.ndarray:
     """(..., 5): n, bias (mean of d), its sd (``ddof``) and the limits of agreement
-    bias ∓ z·sd (Bland & Altman, Lancet 1986) from :func:`difference_sums`; NaN where
+    bias ∓ z·sd (Bland & Altman, Lancet 1986) from ``difference_sums``; NaN where
     n ≤ ddof."""
     n, s1, s2 = sums[..., 0], sums[..., 1], sums[..., 2]
     bias = _divide(s1, n)

@@ -1,11 +1,11 @@
 """Same systems, two sets of qrels: would the two judges rank the systems alike?
 
-:func:`leaderboard_agreement` evaluates the runs under each set of qrels (``evaluate``),
-compares the orderings of the system means with :mod:`trunc_accessor.analysis.agreement`
+``leaderboard_agreement`` evaluates the runs under each set of qrels (``evaluate``),
+compares the orderings of the system means with ``trunc_accessor.analysis.agreement``
 (Kendall's τ-b, τ_AP, the top-k overlap) and SciPy's Spearman ρ, and runs the paired tests
-of :func:`trunc_accessor.stats.compare` under each qrels to find the system pairs whose
+of ``trunc_accessor.stats.compare`` under each qrels to find the system pairs whose
 significance changes. The figure is
-:func:`~trunc_accessor.analysis.judges_plot.leaderboard_scatter`.
+``leaderboard_scatter``.
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ __all__ = ["LeaderboardAgreement", "leaderboard_agreement"]
 
 @dataclass(frozen=True)
 class LeaderboardAgreement:
-    """What :func:`leaderboard_agreement` finds, as three frames of the caller's library.
+    """What ``leaderboard_agreement`` finds, as three frames of the caller's library.
 
     ``systems``: metric, system, mean_a, mean_b (the mean over queries under each qrels),
     rank_a, rank_b (1 = best; ties share their average rank) and rank_change (rank_b −
@@ -111,14 +111,14 @@ def leaderboard_agreement(runs: Frame | Mapping[Any, Frame], qrels_a: Frame, qre
 
     Per metric, over the systems' means: Kendall's τ-b and τ_AP (Yilmaz, Aslam & Robertson,
     SIGIR 2008; ``qrels_a`` as the truth, and symmetric) from
-    :mod:`trunc_accessor.agreement`, Spearman's ρ (``scipy.stats.spearmanr``), the top-``k``
-    overlap of the two orderings (:func:`trunc_accessor.agreement.overlap`) and the largest
+    ``trunc_accessor.agreement``, Spearman's ρ (``scipy.stats.spearmanr``), the top-``k``
+    overlap of the two orderings (``trunc_accessor.agreement.overlap``) and the largest
     rank change; and for every pair of systems the paired test of
-    :func:`trunc_accessor.stats.compare` (``test``, ``correction``, ``alpha``,
+    ``trunc_accessor.stats.compare`` (``test``, ``correction``, ``alpha``,
     ``n_resamples``, ``seed``, ``undefined``) under each qrels, to see which pairs change
     significance. ``undefined`` rules the means too: ``"skip"`` (default) leaves a value
     the metric leaves undefined (AP of a query with no relevant document) out of the
-    system's mean, ``"zero"`` counts it as 0. Returns a :class:`LeaderboardAgreement`.
+    system's mean, ``"zero"`` counts it as 0. Returns a ``LeaderboardAgreement``.
 
     >>> import trunc_accessor as ta
     >>> runs, qrels = ta.load_example("cranfield")

@@ -1,6 +1,6 @@
 """Paired significance tests, multiple-testing corrections and interval methods, each
-declared once (name, caption label, citation, how it computes): :data:`TESTS`,
-:data:`CORRECTIONS`, :data:`CIS`; :func:`multipletests`; the resampling tests
+declared once (name, caption label, citation, how it computes): ``TESTS``,
+``CORRECTIONS``, ``CIS``; ``multipletests``; the resampling tests
 (randomisation, bootstrap) vectorised over every pair of systems sharing the same queries."""
 from __future__ import annotations
 
@@ -191,7 +191,7 @@ def _bootstrap_test(d, n_resamples, seed):
     replacement B times (indices ``default_rng(seed).integers(0, n, (B, n))``, as
     scipy.stats.bootstrap draws them) and count the resampled means at least as far from 0 as
     the observed one: ``p = (1 + #{|mean*_b - mean| >= |mean|}) / (B + 1)`` (Davison & Hinkley
-    1997, eq. 4.11; ties within :func:`_tolerance` counted). Fewer than 4 queries: NaN (at
+    1997, eq. 4.11; ties within ``_tolerance`` counted). Fewer than 4 queries: NaN (at
     most 10 distinct resamples, so no p-value below 0.1 means anything)."""
     p_count, n = d.shape
     if n < MIN_BOOTSTRAP_QUERIES:

@@ -1,7 +1,7 @@
 """Effort plots for the Twist measure (Ferro et al.): CRP curves per query (the paper's
 Figure 2) and effort/gain scatter plots (Figures 7–10).
 
-matplotlib is an optional extra (``pip install "trunc_accessor[plots]"``), imported when a
+matplotlib is an optional extra (``plots``: ``pip install -e ".[plots]"``), imported when a
 plot is drawn. Every function returns the matplotlib Figure or Axes it drew on and never
 calls ``show()``.
 """
@@ -266,14 +266,14 @@ def _annotate_cells(ax, x, y, rows) -> None:
 
 # --- Comparing systems: per-topic differences, distributions, curves, metric agreement ---
 
-#: Bar colours of :func:`topic_differences`: system above, equal to, below the baseline.
+#: Bar colours of ``topic_differences``: system above, equal to, below the baseline.
 DIFFERENCE_COLOURS = {"better": "tab:green", "tie": "tab:grey", "worse": "tab:red"}
 
 
 def _frame_pandas(frame, label: str):
     """A pandas or Polars frame (LazyFrame too, or a pandas Series of one metric) as a pandas
     frame with plain columns (index levels become columns): the reader of result frames
-    every analysis function shares (:mod:`trunc_accessor.results`)."""
+    every analysis function shares (``trunc_accessor.results``)."""
     from ..core.results import plain
 
     return plain(frame, label)[0]
@@ -381,7 +381,7 @@ def query_distributions(per_query: Frame, metric: str, kind: str = "box", ax: Ax
     mean marked with a white diamond. ``per_query``: pandas or Polars per-query values with
     a ``by`` column or index level; ``systems``: which to draw, in order (default: all, in
     order of appearance). NaN (undefined) values are left out. Returns the Axes; its
-    legend sits beside it, inside the figure (as :func:`interval_plot`'s).
+    legend sits beside it, inside the figure (as ``interval_plot``'s).
     """
     label = "query_distributions"
     _check_name(metric, "metric", label)
@@ -579,7 +579,7 @@ def interval_plot(table: Frame, metric: str, ax: Axes = None, *, kind: str = "me
     (``ci_low``/``ci_high`` or ``delta_ci_low``/``delta_ci_high``), the baseline marked (its
     mean as a vertical line, or 0 for differences) and significant differences filled.
 
-    ``table``: what :func:`trunc_accessor.experiment` returns (pandas or Polars); ``metric``:
+    ``table``: what ``trunc_accessor.experiment`` returns (pandas or Polars); ``metric``:
     one of its metrics. Returns the Axes. The legend sits beside the Axes, inside the
     figure (a new figure has ``layout="constrained"``, which makes room for it, so a plain
     ``savefig`` keeps it whole); with your own ``ax``, give its figure that layout or save
@@ -656,7 +656,7 @@ def metric_scatter(table_or_per_query: Frame, metric_x: str, metric_y: str, ax: 
     orderings of the system means in the title (``scipy.stats.kendalltau``, τ-b; Voorhees
     2000, a τ above 0.9 being read as "equivalent" rankings).
 
-    ``table_or_per_query``: the tidy table of :func:`trunc_accessor.experiment` (columns
+    ``table_or_per_query``: the tidy table of ``trunc_accessor.experiment`` (columns
     ``by``, ``metric``, ``mean``) or per-query values (one column per metric; means taken
     over the defined values), pandas or Polars. Returns the Axes.
     """

@@ -434,7 +434,7 @@ def check(metric: Any, max_length: int = 6, max_collection: int = 2, *, top_grad
     Parameters
     ----------
     metric : str, (name, params) pair or Measure
-        Anything :func:`trunc_accessor.registry.parse` accepts (``"rbp(p=0.9)"``,
+        Anything ``trunc_accessor.registry.parse`` accepts (``"rbp(p=0.9)"``,
         ``"precision@3"``, a user-registered metric's name).
     max_length : int, default 6
         Longest ranking searched (Properties 1, 2, 5, 6, 7).
@@ -453,20 +453,20 @@ def check(metric: Any, max_length: int = 6, max_collection: int = 2, *, top_grad
     tol : float, default 1e-12
         Relative tolerance of the strict inequalities.
     properties : iterable of str, optional
-        A subset (keys of :data:`PROPERTIES` or the paper's names); default all seven.
+        A subset (keys of ``PROPERTIES`` or the paper's names); default all seven.
     **params
         The metric's parameters (``p=0.9``, ``beta=1.2``), overriding those in ``metric``.
 
     Returns
     -------
-    pandas.DataFrame, one row per property:
-    ``property`` (the paper's name), ``holds`` (bool: no counterexample in the space
-    searched — not a proof), ``counterexample`` (None, or a dict: ``rankings`` as grade
-    strings best first, ``unretrieved`` the grades of the judged documents not retrieved,
-    ``R``, ``values`` of the metric on each ranking in order, ``claim`` the inequality that
-    failed, ``max_grade`` the grade scale's top; Redundancy adds ``n`` and ``differences``),
-    ``witness`` (Properties 3 and 4 when they hold: the pair that decided, in the same
-    form), ``space`` (what was searched).
+    pandas.DataFrame
+        One row per property: ``property`` (the paper's name), ``holds`` (bool: no
+        counterexample in the space searched — not a proof), ``counterexample`` (None, or a
+        dict: ``rankings`` as grade strings best first, ``unretrieved`` the grades of the
+        judged documents not retrieved, ``R``, ``values`` of the metric on each ranking in
+        order, ``claim`` the inequality that failed, ``max_grade`` the grade scale's top;
+        Redundancy adds ``n`` and ``differences``), ``witness`` (Properties 3 and 4 when
+        they hold: the pair that decided, in the same form), ``space`` (what was searched).
     """
     max_length = _whole("max_length", max_length, 2)
     max_collection = _whole("max_collection", max_collection, 1,
@@ -567,7 +567,7 @@ def _register_all(keys, binary, graded, L, C, N):
 
 def table(metrics: Sequence[Any], **kw: Any) -> pd.DataFrame:
     """Metrics × properties frame of ``holds`` (like the paper's Table 1): one
-    :func:`check` per metric with the same keyword arguments; rows are named by the
+    ``check`` per metric with the same keyword arguments; rows are named by the
     metric's canonical label (``"rbp(p=0.9)"``)."""
     if isinstance(metrics, (str, Measure)) or (isinstance(metrics, tuple) and len(metrics) == 2
                                                 and isinstance(metrics[1], Mapping)):

@@ -1,8 +1,8 @@
 """Significance tests between systems on per-query values (the statistical core of experiments).
 
-:func:`compare` runs paired tests (t, Wilcoxon, sign, randomisation, bootstrap) between systems,
+``compare`` runs paired tests (t, Wilcoxon, sign, randomisation, bootstrap) between systems,
 corrects the p-values for multiple comparisons and adds confidence intervals, wins/ties/losses
-and effect sizes; :func:`tukey_hsd` and :func:`randomized_tukey_hsd` compare all systems at once.
+and effect sizes; ``tukey_hsd`` and ``randomized_tukey_hsd`` compare all systems at once.
 Input is what ``run.ir.evaluate(qrels, metrics, by="system")`` returns (pandas or Polars) or a
 mapping ``{system: per-query frame}``; output is a tidy frame of the same library.
 
@@ -53,9 +53,9 @@ __all__ = ["CIS", "CORRECTIONS", "TESTS", "Correction", "Interval", "PairedTest"
 def _check_compare(test: str = "t", correction: str = "holm", alpha: float = 0.05,
                    n_resamples: int = 10000, seed: int | None = 0, undefined: str = "skip",
                    confidence: float = 0.95, ci: str = "t", family: str = "metric") -> None:
-    """The checks of :func:`compare`'s arguments, in one place for every caller
-    (:func:`compare`, ``experiment``, ``leaderboard_agreement``), made before any work: an
-    :class:`~trunc_accessor.errors.InputError` naming the argument, never SciPy's or
+    """The checks of ``compare``'s arguments, in one place for every caller
+    (``compare``, ``experiment``, ``leaderboard_agreement``), made before any work: an
+    ``InputError`` naming the argument, never SciPy's or
     NumPy's error from deep inside."""
     _check_choice("test", test, TESTS)
     _check_choice("correction", correction, CORRECTIONS)

@@ -95,7 +95,7 @@ def randomized_tukey_hsd(per_query: Frame, n_resamples: int = 10000, seed: int |
     / (B + 1) so that the observed assignment counts as one resample and no p-value is 0
     (Davison & Hinkley 1997, eq. 4.11); it is family-wise adjusted by construction.
     Only queries with a value for every system are used (``undefined`` as in
-    :func:`tukey_hsd`); ``numpy.random.default_rng(seed)`` restarts for each metric.
+    ``tukey_hsd``); ``numpy.random.default_rng(seed)`` restarts for each metric.
     Returns metric, system, other, n, mean_system, mean_other, delta, p_value, significant."""
     _check_common(undefined, alpha)
     _check_resampling(n_resamples, seed)

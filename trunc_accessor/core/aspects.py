@@ -2,8 +2,8 @@
 
 Diversity qrels judge a document once per subtopic of its query: ``qid, subtopic, docid,
 rel`` (TREC's diversity files put the subtopic in the second field). Preparation keeps,
-beside the ad hoc arrays of :class:`~trunc_accessor.core.prepared.Prepared` (where a
-document's grade is its largest over the subtopics), an :class:`Aspects`:
+beside the ad hoc arrays of ``Prepared`` (where a
+document's grade is its largest over the subtopics), an ``Aspects``:
 
 * the *pairs*: every (retrieved row, subtopic) whose judgment is positive, in ranking
   order, each with its grade (kernels keep those ≥ the relevance level);
@@ -50,7 +50,7 @@ class Aspects:
 
     def remap(self, src: np.ndarray, n_rows: int) -> Aspects:
         """The pairs of a preparation whose row r is row ``src[r]`` of this one (``n_rows``:
-        this one's row count), e.g. the prefixes of :meth:`Prepared.prefixes`."""
+        this one's row count), e.g. the prefixes of ``Prepared.prefixes``."""
         count = np.bincount(self.row, minlength=n_rows)[src]
         first = np.searchsorted(self.row, src)
         rows = np.repeat(np.arange(len(src)), count)
@@ -92,7 +92,7 @@ def judged_pairs(subtopics: pl.DataFrame, scored: pl.DataFrame
 def build_aspects(pairs: pl.DataFrame, code_q: np.ndarray, several: bool,
                   code_w: np.ndarray | None, hit_rows: np.ndarray, hit_pairs: np.ndarray,
                   prepared_row: np.ndarray | None) -> Aspects:
-    """Aspects from the judged ``pairs`` (:func:`judged_pairs`) and the hits of the run on
+    """Aspects from the judged ``pairs`` (``judged_pairs``) and the hits of the run on
     them (run row ``hit_rows[i]`` is judged by pair ``hit_pairs[i]``); ``prepared_row`` maps a
     run row to its row in the preparation (-1: not kept; None: the same index)."""
     rows = hit_rows if prepared_row is None else prepared_row[hit_rows]

@@ -1,7 +1,7 @@
 """Runs larger than memory: evaluation in query batches.
 
 A lazy run (a Polars LazyFrame, e.g. ``pl.scan_parquet(...)``, or a Parquet path given to
-:func:`evaluate_parquet`) is evaluated a batch of whole queries at a time, so memory is
+``evaluate_parquet``) is evaluated a batch of whole queries at a time, so memory is
 bounded by the batch, not by the run:
 
 1. a first, streaming pass counts the run's rows per qid and finds its systems (the
@@ -106,7 +106,7 @@ def batched(run: pl.LazyFrame, qrels, call: Callable, *, by=None, queries=None,
             batch_rows: int | None = None) -> pl.DataFrame:
     """``call(run_batch, qrels_batch, queries_batch, batch)`` on every query batch of a lazy
     run (module doc), its answers (Polars frames of by…, qid and value columns) in the eager
-    order. ``batch`` is an :class:`engine.Batch`."""
+    order. ``batch`` is an ``engine.Batch``."""
     batch_rows = check_batch_rows(BATCH_ROWS if batch_rows is None else batch_rows)
     cols = engine.columns_of(run, qrels, by)
     hint = None if cols.by else frames.likely_system_column(run, engine.run_columns(cols))

@@ -1,6 +1,6 @@
 """Column names and roles: the aliases the input frames may use (qid/query_id/topic,
 docno/docid/doc_id, rel/relevance/label/judgment), the ``by=`` system keys, which column
-plays which role in a run and its qrels (:class:`Columns`), and fresh internal names."""
+plays which role in a run and its qrels (``Columns``), and fresh internal names."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -65,7 +65,7 @@ def is_pandas(frame, kind: str = "DataFrame") -> bool:
 
 
 def check_frame(frame, label: str) -> None:
-    """A pandas or Polars DataFrame (or LazyFrame), else an :class:`InputTypeError`."""
+    """A pandas or Polars DataFrame (or LazyFrame), else an ``InputTypeError``."""
     if isinstance(frame, (pl.DataFrame, pl.LazyFrame)) or is_pandas(frame):
         return
     kind = type(frame).__name__

@@ -1,6 +1,6 @@
 """One call of the library: frames → validation → preparation → kernels → values.
 
-Frontends (accessors, CLI) call :func:`compute` and only convert its answer back to the
+Frontends (accessors, CLI) call ``compute`` and only convert its answer back to the
 caller's frame library. The keys of every answer are the user's by… columns (values and
 dtypes as given, nulls included) and the run's qid column under its own name.
 """
@@ -48,7 +48,7 @@ def _eager(frame):
 
 @dataclass(eq=False)
 class Batch:
-    """What one query batch of a larger call (:mod:`trunc_accessor.batches`) shares with
+    """What one query batch of a larger call (``trunc_accessor.batches``) shares with
     the whole call: its systems (the by… keys, row i = system code i; None without by=),
     the largest grade of its qrels, and the notes to say at its end."""
 
@@ -110,8 +110,8 @@ def compute(run, qrels, named: list[Named], *, by=None, queries=None, ties="aver
     """Per-query values of the ``named`` measures for a run and qrels (pandas or Polars,
     eager or lazy); each distinct measure is computed once, whatever it is called.
     ``undefined``: "zero" turns undefined values (NaN from the kernels) into 0, "nan" keeps
-    them. ``like``: a peer's preset (:mod:`.presets`; ``ties``/``undefined`` are then
-    those :func:`presets.settings` gave): its measures are computed in groups, one
+    them. ``like``: a peer's preset (``.presets``; ``ties``/``undefined`` are then
+    those ``presets.settings`` gave): its measures are computed in groups, one
     preparation per order the peer uses; with "pytrec_eval" the rankings the run does
     not answer are left out, with "ir_measures" they get 0.
 
@@ -169,7 +169,7 @@ def cutoff_curve(run, qrels, measure: Measure, *, max_depth=None, by=None, queri
                  ties="average", relevance_level=1, undefined="zero",
                  batch: Batch | None = None) -> tuple[pl.DataFrame, frames.Columns]:
     """The measure at every allowed truncation depth of every ranking (long format);
-    ``undefined`` as in :func:`compute`."""
+    ``undefined`` as in ``compute``."""
     level = check_level(relevance_level)
     undefined = check_undefined(undefined)
     max_depth = checked("max_depth", check_k, max_depth)
@@ -195,7 +195,7 @@ def crp_columns(kind: str) -> dict:
 
 def crp(run, qrels, kind: str = "curve", *, depth=None, by=None, queries=None, ties="average",
         relevance_level=1, batch: Batch | None = None) -> tuple[pl.DataFrame, frames.Columns]:
-    """Twist's curves (Ferro et al.; :mod:`trunc_accessor.metrics.twist`) as a Polars frame:
+    """Twist's curves (Ferro et al.; ``trunc_accessor.metrics.twist``) as a Polars frame:
     ``kind`` "curve": (by…, qid, position, grade, rp, crp); "references": the same plus
     crp_full_scale, crp_worst and recall_base (for plots); "archetype": one row per ranking
     (by…, qid, archetype, recall_base, length, crossing)."""

@@ -1,20 +1,20 @@
 """Frames in, frames out: validation and normalisation (the column names live in
-:mod:`.columns`, the identifier rule in :mod:`.keys`; both re-exported here).
+``trunc_accessor.core.columns``, the identifier rule in ``trunc_accessor.core.keys``; both re-exported here).
 
 This is the only module that knows the quirks of pandas and Polars. What it hands to
-:mod:`trunc_accessor.prepare` holds only the engine's own column names, so no user column
+``trunc_accessor.prepare`` holds only the engine's own column names, so no user column
 can collide with them (a run's ``rel`` column used as ``by=`` never meets the qrels'
 grades):
 
 * run:   ``[_sys,] qid, docid, score[, rank]``: ``_sys`` numbers the ``by=`` systems
-  (see :class:`Canonical`; the user's key columns travel beside it in ``systems``);
+  (see ``Canonical``; the user's key columns travel beside it in ``systems``);
 * qrels: ``qid, docid, rel`` (``rel`` as Float64).
 
 Identifier rule: qid and docid are compared as integers when both frames hold integers, and
 otherwise as strings (an integer as its decimal digits), so int 7 matches "7" but neither
 "007" nor " 7". When one frame holds integers and the other strings, or a system retrieved
-no judged document at all, one :class:`~trunc_accessor.warn.IdentifierWarning` says so
-(emitted by :mod:`trunc_accessor.prepare`, which sees both facts).
+no judged document at all, one ``IdentifierWarning`` says so
+(emitted by ``trunc_accessor.prepare``, which sees both facts).
 """
 from __future__ import annotations
 
@@ -130,7 +130,7 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
               adhoc: str = "largest") -> Canonical:
     """Validate the data and return the canonical frames (module doc). ``systems``: the
     by… keys of a whole call when this run is one batch of it (they number ``_sys``);
-    ``adhoc``: how diversity qrels become ad hoc judgments (:func:`adhoc_qrels`)."""
+    ``adhoc``: how diversity qrels become ad hoc judgments (``adhoc_qrels``)."""
     check_schema(run.schema, qrels.schema, cols)
     for frame, label, names in ((run, "run", (cols.run_qid, cols.run_docid)),
                                 (qrels, "qrels", (cols.qrels_qid, cols.qrels_docid))):

@@ -135,7 +135,7 @@ def _check_float_ids(frame: pl.DataFrame, column: str, label: str) -> None:
 
 @dataclass(frozen=True)
 class Canonical:
-    """Validated, canonical frames for :func:`trunc_accessor.prepare.prepare`.
+    """Validated, canonical frames for ``trunc_accessor.prepare.prepare``.
 
     ``systems``: one row per distinct by… key (the user's columns, dtypes and values, nulls
     included), row i being system code i of the run's ``_sys`` column; None without by=."""
@@ -185,7 +185,7 @@ def qid_sort_keys(frame: pl.DataFrame, qid: str) -> list[pl.Expr]:
 
 def sort_results(frame: pl.DataFrame, by: Sequence[str], qid: str) -> pl.DataFrame:
     """Rows in the order of results: by the by… keys (nulls last), then qid (natural order
-    for digit-only string qids, see :func:`qid_sort_keys`); stable, so the rows of one
+    for digit-only string qids, see ``qid_sort_keys``); stable, so the rows of one
     ranking (curves, CRP) keep their order."""
     keys = [*(pl.col(b) for b in by), *qid_sort_keys(frame, qid)]
     return frame.sort(keys, nulls_last=True, maintain_order=True)
@@ -193,7 +193,7 @@ def sort_results(frame: pl.DataFrame, by: Sequence[str], qid: str) -> pl.DataFra
 
 def check_duplicate_documents(run: pl.DataFrame, systems: pl.DataFrame | None) -> None:
     """InputError naming a document retrieved twice for one query by one system (the exact
-    pass; :func:`trunc_accessor.prepare.prepare` calls it only when a 64-bit hash of the
+    pass; ``trunc_accessor.prepare.prepare`` calls it only when a 64-bit hash of the
     (system, qid, docid) keys finds a repeat)."""
     keys = [c for c in (SYS, "qid", "docid") if c in run.columns]
     dup = run.select(pl.struct(keys).is_duplicated()).to_series()
@@ -206,7 +206,7 @@ def check_duplicate_documents(run: pl.DataFrame, systems: pl.DataFrame | None) -
 
 
 def distinct_systems(frame: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
-    """The distinct by… keys of ``frame`` in system-code order (as :func:`system_codes`)."""
+    """The distinct by… keys of ``frame`` in system-code order (as ``system_codes``)."""
     tmp = [f"_by{i}" for i in range(len(by))]
     keys = frame.select([pl.col(b).alias(t) for b, t in zip(by, tmp)]).unique()
     return system_codes(keys, tmp)[1].rename(dict(zip(tmp, by)))

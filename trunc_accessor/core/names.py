@@ -1,9 +1,9 @@
 """Measure names in four dialects: trec_eval's, ir_measures'/PyTerrier's, ranx's and ours.
 
-One parser, fed by the registry, turns any spelling into :class:`Named` entries: the column
+One parser, fed by the registry, turns any spelling into ``Named`` entries: the column
 label (the name as the user wrote it, or for a trec_eval cut-off list such as ``P.5,10``
-the names trec_eval prints, ``P_5`` and ``P_10``), the :class:`~trunc_accessor.registry.
-Measure` it means, and how trec_eval summarises it over queries (mean, sum for counts,
+the names trec_eval prints, ``P_5`` and ``P_10``), the
+``Measure`` it means, and how trec_eval summarises it over queries (mean, sum for counts,
 geometric mean for ``gm_map``). Two spellings of one measure are computed once.
 
 Resolution order: the group names ``official`` and ``all_trec``; trec_eval names
@@ -194,7 +194,7 @@ def dialect_meaning(name: str) -> str | None:
 
 
 def parse_named(spec, trec: bool = False) -> list[Named]:
-    """The :class:`Named` entries of one metric spec (a group gives many). ``trec``: the
+    """The ``Named`` entries of one metric spec (a group gives many). ``trec``: the
     spec is read in trec_eval's dialect first (the command line): trec_eval's ``rbp`` and
     ``rbp_resid``, which otherwise name the library's RBP."""
     if isinstance(spec, Measure) or (isinstance(spec, tuple) and len(spec) == 2

@@ -1,6 +1,6 @@
 """What one call has to say about its input (dropped qids, identifier mismatches, queries
 no system retrieved a judged document for), gathered over every batch or partition of the
-call and said once at its end (:class:`Notes`)."""
+call and said once at its end (``Notes``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -18,8 +18,8 @@ class Notes:
     unscored qids that were dropped, systems none of whose retrieved documents is judged
     (the ids probably do not match), and why the id types differ. A call with one
     preparation says it at once; a call evaluated in query batches (see
-    :mod:`trunc_accessor.batches`) gathers it over the batches, which hold disjoint qids,
-    and says it once at the end (:meth:`finish`), so the warnings and errors are those of
+    ``trunc_accessor.batches``) gathers it over the batches, which hold disjoint qids,
+    and says it once at the end (``finish``), so the warnings and errors are those of
     the whole call."""
 
     id_note: str = ""

@@ -1,6 +1,6 @@
 """Preparation: done once per call and shared by every metric of an ``evaluate``.
 
-From canonical Polars frames (see :mod:`trunc_accessor.frames`) this builds flat NumPy
+From canonical Polars frames (see ``trunc_accessor.frames``) this builds flat NumPy
 arrays over *segments* (one segment = one ranking = one (by…, qid)), in ranking order:
 
 * which queries are scored: every qrels qid plus ``queries=``; run-only qids
@@ -12,7 +12,7 @@ arrays over *segments* (one segment = one ranking = one (by…, qid)), in rankin
 * each retrieved document's grade, and the judged grades of each qid (for R, ideal gains,
   and bpref's judged non-relevant count).
 
-Kernels never see a frame: they read a :class:`Prepared`.
+Kernels never see a frame: they read a ``Prepared``.
 """
 from __future__ import annotations
 
@@ -46,23 +46,23 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
             max_grade: float | None = None, notes: Notes | None = None,
             subtopics: pl.DataFrame | None = None) -> Prepared:
     """Prepare canonical frames (``[_sys,] qid, docid, score[, rank]`` and ``qid, docid,
-    rel``; see :mod:`trunc_accessor.frames`); the run may be handed over in a one-item
+    rel``; see ``trunc_accessor.frames``); the run may be handed over in a one-item
     list, which prepare empties, so the frame is freed as soon as it is not needed.
     ``systems``: the user's by… columns, row i for system code i; the keys of the result
     are those columns and ``qid_name``.
     ``id_note``: why the run's and the qrels' ids may not match (different types), said in
-    one :class:`IdentifierWarning` with the systems that retrieved no judged document.
+    one ``IdentifierWarning`` with the systems that retrieved no judged document.
     ``judged_only``: documents without a judgment of grade ≥ 0 are removed before positions
     and ties are found (trec_eval -J, which keeps only documents judged with a grade ≥ 0: a
     negative grade is "in the pool, not judged"; the condensed lists of Sakai 2007).
 
     ``subtopics``: diversity qrels (qid, subtopic, docid, rel; ``qrels`` then holds each
-    document's ad hoc grade, by default its largest: ``frames.adhoc_qrels``): the preparation's ``aspects`` (:mod:`.aspects`) pair its rows
+    document's ad hoc grade, by default its largest: ``frames.adhoc_qrels``): the preparation's ``aspects`` (``.aspects``) pair its rows
     with the subtopics they are relevant to.
 
     For one batch of a call evaluated in query batches: ``systems`` are those of the whole
     call, ``max_grade`` the largest grade of its whole qrels, and ``notes`` gathers what is
-    to be said at the end (:class:`Notes`); without ``notes`` it is said now."""
+    to be said at the end (``Notes``); without ``notes`` it is said now."""
     check_ties(ties, preset_orders=True)
     if isinstance(run, list):  # handed over: ours to free once its arrays are built
         run = run.pop()
@@ -225,7 +225,7 @@ def _check_duplicates(run: pl.DataFrame, sys_code: np.ndarray | None, q_row: np.
                       doc_hash: np.ndarray, run_key: np.ndarray, systems) -> None:
     """A document twice in one ranking is an error. Distinct 64-bit keys of
     (system, qid, docid) prove there is none; otherwise the exact check (which names the
-    document) runs. ``run_key`` (:func:`_key` of ``doc_hash`` and ``q_row``) is that key
+    document) runs. ``run_key`` (``_key`` of ``doc_hash`` and ``q_row``) is that key
     when every row's qid is scored, and is then sorted in place (it is consumed); rows of
     unscored qids are keyed by a hash of their qid."""
     if run.height < 2:
@@ -259,7 +259,7 @@ def _grades(run: pl.DataFrame, qrels: pl.DataFrame, q_row: np.ndarray, run_key: 
 def _hits(run: pl.DataFrame, qrels: pl.DataFrame, q_row: np.ndarray, run_key: np.ndarray,
           q_index: np.ndarray, unique: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """The (run row, qrels row) pairs of equal (scored qid, docid): a join on one 64-bit key
-    (``run_key``: :func:`_key` of the run's docid hashes and ``q_row``) whose hits are then compared as values (any false hit, or with ``unique`` a repeated
+    (``run_key``: ``_key`` of the run's docid hashes and ``q_row``) whose hits are then compared as values (any false hit, or with ``unique`` a repeated
     key, sends the exact join on the values). ``unique=False``: a qrels (qid, docid) may
     have several rows (one per subtopic)."""
     if not run.height or not qrels.height:
@@ -369,7 +369,7 @@ def _ranking_order(run: pl.DataFrame, keep, seg, score, rank, ties: str):
 def _note_ids(notes: Notes, seg, grade, q_counts, n_q, n_sys, run, source) -> None:
     """Count, per system, the judged documents retrieved and the judged queries answered
     (a system with none of the first and some of the second probably uses other ids:
-    :meth:`Notes.finish` warns), and keep an example and hints for such a system.
+    ``Notes.finish`` warns), and keep an example and hints for such a system.
     ``seg``/``grade``: the prepared rows (ranking order); ``source``: the run row of each
     (None: the same index)."""
     if not len(seg):

@@ -1,7 +1,7 @@
-"""The arrays every metric kernel reads (:class:`Prepared`): flat NumPy arrays over
+"""The arrays every metric kernel reads (``Prepared``): flat NumPy arrays over
 segments (one segment = one ranking = one (by…, qid)) in ranking order, with the tie groups,
-each document's grade and each query's judged grades; :func:`build` makes one from them,
-:func:`empty` the call with nothing to score. :mod:`.prepare` fills them from frames."""
+each document's grade and each query's judged grades; ``build`` makes one from them,
+``empty`` the call with nothing to score. ``prepare`` fills them from frames."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -13,7 +13,7 @@ import polars as pl
 from ..errors import ParameterError
 
 TIES = ("average", "first", "trec_eval", "trec_eval9")
-# orders a preset (``like=``, :mod:`.presets`) asks for and no ``ties=`` names: score
+# orders a preset (``like=``, ``.presets``) asks for and no ``ties=`` names: score
 # descending, then docid ascending ("score_docid"; ir_measures' msmarco, judged, compat and
 # pyndeval providers), or the input order ("score_input": the rank column ignored; its
 # cwl_eval, gdeval and accuracy providers). Every position is its own tie group.
@@ -21,8 +21,8 @@ PRESET_ORDERS = ("score_docid", "score_input")
 
 
 def check_ties(ties: str, preset_orders: bool = False) -> str:
-    """``ties=`` as given by a user (one of :data:`TIES`); ``preset_orders``: the orders of
-    :data:`PRESET_ORDERS` too (the engine's own calls)."""
+    """``ties=`` as given by a user (one of ``TIES``); ``preset_orders``: the orders of
+    ``PRESET_ORDERS`` too (the engine's own calls)."""
     allowed = TIES + PRESET_ORDERS if preset_orders else TIES
     if not isinstance(ties, str) or ties not in allowed:
         raise ParameterError(f"ties= must be one of {TIES}, not {ties!r}")
@@ -39,10 +39,10 @@ class Prepared:
       (NaN for an unjudged document, negative grades kept as given),
       ``gid`` tie-group index.
     Group arrays (length G): ``g_seg``, ``g_start`` (positions before the group in its
-    ranking, t_i of McSherry & Najork), ``g_size``; :func:`build` gives instead each
+    ranking, t_i of McSherry & Najork), ``g_size``; ``build`` gives instead each
     group's first row (``g_first``), from which they are derived when a kernel first reads
     them (most kernels read only the groups holding a judged document, through
-    :meth:`judged_part`, so at 10M rows three arrays of G are not made at all).
+    ``judged_part``, so at 10M rows three arrays of G are not made at all).
     Segment arrays (length Q): ``offsets`` (Q+1), ``seg_q`` index of the segment's qid.
     Qid arrays: ``q_offsets`` (n_qids+1) into ``q_grades``, the judged grades of each qid.
     """
@@ -134,7 +134,7 @@ class Prepared:
     @cached_property
     def group_first_row(self) -> np.ndarray:
         """The row index of each tie group's first row (a group's rows are contiguous; also
-        in a :meth:`restrict`-ed preparation, unlike ``offsets[g_seg] + g_start``)."""
+        in a ``restrict``-ed preparation, unlike ``offsets[g_seg] + g_start``)."""
         if self.g_first is not None:
             return self.g_first
         if self.singleton_groups:
@@ -209,7 +209,7 @@ class Prepared:
 
     def judged_part(self) -> Prepared:
         """This preparation restricted to the tie groups that hold a judged document (see
-        :meth:`restrict`): what AP, P@k, R@k, DCG, RR, RBP and success need, since an
+        ``restrict``): what AP, P@k, R@k, DCG, RR, RBP and success need, since an
         unjudged document has no gain and is not relevant. Cached."""
         if "judged_part" not in self._cache:
             judged = np.flatnonzero(~np.isnan(self.grade))
@@ -317,7 +317,7 @@ def score_boundaries(score: np.ndarray) -> np.ndarray:
 
 def _groups(seg: np.ndarray, boundary: np.ndarray | None):
     """Tie groups: maximal runs of equal score inside a ranking (``boundary``: where the
-    score changes, see :func:`score_boundaries`; None: every position its own group).
+    score changes, see ``score_boundaries``; None: every position its own group).
     Returns ``gid`` (each row's group) and each group's first row (None: every row is
     its own group)."""
     if boundary is None or len(seg) == 0:
@@ -329,7 +329,7 @@ def _groups(seg: np.ndarray, boundary: np.ndarray | None):
 
 
 def group_sizes(g_first: np.ndarray | None, n: int) -> np.ndarray:
-    """The size of each tie group from its first rows (:func:`_groups`) and the row count;
+    """The size of each tie group from its first rows (``_groups``) and the row count;
     None: n groups of 1 (broadcast, read-only)."""
     if g_first is None:
         return np.broadcast_to(np.int64(1), (n,))
@@ -342,7 +342,7 @@ def group_sizes(g_first: np.ndarray | None, n: int) -> np.ndarray:
 def build(keys: pl.DataFrame, seg_q: np.ndarray, seg: np.ndarray, grade: np.ndarray,
           score: np.ndarray | None, q_offsets: np.ndarray, q_grades: np.ndarray,
           max_grade: float, ties: str, boundary: np.ndarray | None = None) -> Prepared:
-    """Assemble a :class:`Prepared` from rows already in ranking order. Tie groups
+    """Assemble a ``Prepared`` from rows already in ranking order. Tie groups
     (``ties="average"``) come from ``score``, or from its ``boundary`` array when the caller
     has dropped the scores (it is consumed)."""
     if ties != "average":

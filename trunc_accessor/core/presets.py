@@ -55,7 +55,7 @@ _INPUT_ORDER = {"inst", "insq", "bpm", "sdcg", "nerr8", "nerr9", "nerr10", "nerr
 
 
 def check_like(like) -> str | None:
-    """``like=``: None or one of :data:`PEERS`."""
+    """``like=``: None or one of ``PEERS``."""
     if like is not None and (not isinstance(like, str) or like not in PEERS):
         raise ParameterError(f"like= must be one of {PEERS} or None, not {like!r}")
     return like
@@ -116,7 +116,7 @@ def _ir_measures_group(measure) -> Group:
 
 def groups(like, measures, ties: str) -> list[tuple[Group, list]]:
     """The measures of a call (``Measure`` objects) in groups computed alike, in first
-    appearance order. ``ties``: the call's (from :func:`settings`)."""
+    appearance order. ``ties``: the call's (from ``settings``)."""
     like = check_like(like)
     if like == "ir_measures":
         out: dict[Group, list] = {}

@@ -1,11 +1,11 @@
 """Metric declarations, the ``"ndcg@10"`` string form, and the ``evaluate`` loop.
 
-A metric is declared once (:func:`register`): name, aliases, typed parameters with defaults
+A metric is declared once (``register``): name, aliases, typed parameters with defaults
 and checks, kernel, citation and docstring. That one declaration gives the accessor method
 (``run.ir.ndcg``), the ``evaluate`` string form (``"ndcg@10"``, ``"rbp(p=0.5)"``), the CLI
 name and the single-ranking function (``trunc_accessor.single.ndcg([3, 0, 2])``).
 
-A :class:`Measure` is a metric with bound parameters; its canonical :attr:`Measure.label`
+A ``Measure`` is a metric with bound parameters; its canonical ``Measure.label``
 (``name[@k][(param=value, …)]``, listing only parameters that differ from their defaults)
 names its output column, and every spelling that means the same thing parses to it.
 """
@@ -287,7 +287,7 @@ def register(name: str, *, params: tuple[Param, ...] = (), aliases: tuple[str, .
              citation: str = "", undefined: str = "", user: bool = False, ties: str = "",
              subtopics: bool = False):
     """Declare a metric; the decorated function is its kernel and its docstring the doc
-    (``user``: declared through :func:`trunc_accessor.user_metrics.define`; ``ties``: what
+    (``user``: declared through ``trunc_accessor.user_metrics.define``; ``ties``: what
     the default ``ties="average"`` computes; ``subtopics``: a diversity measure, which reads
     the subtopics of diversity qrels)."""
 
@@ -411,7 +411,7 @@ ADHOC_READINGS = {
 
 
 def subtopic_warning(prep: Prepared, parts, like=None) -> None:
-    """The :class:`SubtopicWarning` of a call whose qrels judge several subtopics a query
+    """The ``SubtopicWarning`` of a call whose qrels judge several subtopics a query
     and that asks for ad hoc measures: ``parts`` lists (measures, rule) pairs, one per way
     the call read the diversity qrels (``frames.adhoc_qrels``), a measure given as a
     ``Measure`` or as a name (``"crp"``); ``like``: the call's preset."""
@@ -436,7 +436,7 @@ def evaluate_prepared(prep: Prepared, measures, relevance_level: float = 1,
                       adhoc: str | None = "largest") -> dict[str, np.ndarray]:
     """Every measure on one preparation: {label: per-segment values}. ``adhoc``: how the
     preparation read diversity qrels for ad hoc measures (``frames.adhoc_qrels``), said
-    in the :class:`SubtopicWarning` (None: the caller says it)."""
+    in the ``SubtopicWarning`` (None: the caller says it)."""
     level = check_level(relevance_level)
     out: dict[str, np.ndarray] = {}
     if adhoc is not None:

@@ -2,10 +2,10 @@
 
 ``evaluate`` answers a pandas frame indexed by (by…, qid) or a Polars frame with those
 columns; the query column keeps the run's name (``qid``, ``query_id`` or ``topic``, the
-aliases the input frames accept). :func:`long_frame` turns any such frame (pandas, Polars,
+aliases the input frames accept). ``long_frame`` turns any such frame (pandas, Polars,
 lazy, a Series of one metric, or a mapping {system: frame}) into one pandas frame with plain
-columns, the query column named ``qid``; :mod:`trunc_accessor.stats`,
-:mod:`trunc_accessor.experiment` and :mod:`trunc_accessor.plot` read results through it.
+columns, the query column named ``qid``; ``trunc_accessor.stats``,
+``trunc_accessor.experiment`` and ``trunc_accessor.plot`` read results through it.
 """
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def query_column(columns, what: str, required: bool = True) -> str | None:
 
 def long_frame(per_query, what: str = "per_query") -> tuple[pd.DataFrame, bool, bool]:
     """(pandas frame with a ``qid`` column, was the input Polars, was it a mapping whose
-    systems are in the column :data:`MAPPING_SYSTEM`)."""
+    systems are in the column ``MAPPING_SYSTEM``)."""
     if isinstance(per_query, Mapping):
         if len(per_query) == 0:
             raise InputError(f"{what} is an empty mapping: no systems to compare")

@@ -3,7 +3,7 @@
 trec_eval names a measure ``name`` or ``name.PARAMS`` (``P.5,10``, ``iprec_at_recall..10,.20``,
 ``ndcg.1=3,2=9``, ``utility.2,-1,0,0``, ``rbp.p=0.95``, ``relstring.20``); the library also
 accepts ``name_VALUE`` for one value of a parameterised measure (``P_10``,
-``iprec_at_recall_0.10``), which is how trec_eval prints them. :data:`TABLE` lists every
+``iprec_at_recall_0.10``), which is how trec_eval prints them. ``TABLE`` lists every
 measure in the order of trec_eval's measure table (measures.c): trec_eval computes and prints
 measures in that order, whatever order ``-m`` gives; the first naming with parameters
 sets a measure's parameters, wherever the measure is named without them (``-m all_trec -m
@@ -118,7 +118,7 @@ class TrecSpec:
 
 def split(spec: str, trec: bool = False) -> TrecSpec | None:
     """The trec_eval measure ``spec`` names (``name``, ``name.PARAMS`` or ``name_VALUE``),
-    or None. ``trec``: trec_eval's dialect is asked for (the names in :data:`SHADOWED` are
+    or None. ``trec``: trec_eval's dialect is asked for (the names in ``SHADOWED`` are
     trec_eval's then, and a bare cut-off measure such as ``P`` is its list of cut-offs)."""
     if spec in BY_NAME:
         if not trec and (spec in SHADOWED or BY_NAME[spec].kind in ("cutoffs", "levels")):
@@ -175,7 +175,7 @@ def _named(label: str, metric: str, params: dict, summary: str, order: tuple,
 
 
 def expand(ts: TrecSpec, spec: str) -> list[Named]:
-    """The :class:`Named` entries of one trec_eval measure with its parameters."""
+    """The ``Named`` entries of one trec_eval measure with its parameters."""
     m, text = ts.measure, ts.params
     replaces = ts.replaces
     index = ORDER[m.name]
@@ -238,7 +238,7 @@ def expand(ts: TrecSpec, spec: str) -> list[Named]:
 
 
 def parse(spec: str, trec: bool = False) -> list[Named] | None:
-    """trec_eval's names: the :class:`Named` entries ``spec`` gives, or None."""
+    """trec_eval's names: the ``Named`` entries ``spec`` gives, or None."""
     if spec in GROUPS:
         return [n for name in GROUPS[spec] for n in expand(TrecSpec(BY_NAME[name]), name)]
     ts = split(spec, trec)
@@ -246,7 +246,7 @@ def parse(spec: str, trec: bool = False) -> list[Named] | None:
 
 
 def arrange(named: list[Named], parameterised=frozenset()) -> list[Named]:
-    """trec_eval's rules for a list of measures, each :class:`Named` carrying the ``batch``
+    """trec_eval's rules for a list of measures, each ``Named`` carrying the ``batch``
     (the naming, a ``-m`` value or a group) it came from; ``parameterised``: the batches that
     gave a trec_eval measure parameters (``P.5,10``). A trec_eval measure is computed once,
     with the parameters of the first naming that gives some, else with its defaults

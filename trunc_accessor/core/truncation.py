@@ -28,9 +28,9 @@ def curve(prep: Prepared, measure: Measure, level: float, max_depth=None,
     """keys (by…, qid), depth, value: the measure of every prefix at an allowed cut-off
     (``undefined``: "zero" gives an undefined value 0, "nan" leaves it null).
 
-    A metric with a prefix kernel (:mod:`trunc_accessor.metrics.prefix`) gets every value in
+    A metric with a prefix kernel (``trunc_accessor.metrics.prefix``) gets every value in
     one pass over the rankings (linear in their length); any other has every prefix scored
-    by its own kernel (:func:`rescored_values`: Σ depth over cut-offs, quadratic in the
+    by its own kernel (``rescored_values``: Σ depth over cut-offs, quadratic in the
     ranking length, which ``max_depth`` bounds)."""
     segs, depths = prep.cut_points(max_depth)
     keys = prep.keys[segs].with_columns(pl.Series("depth", depths, dtype=pl.Int64))
@@ -48,7 +48,7 @@ def curve(prep: Prepared, measure: Measure, level: float, max_depth=None,
 def rescored_values(prep: Prepared, measure: Measure, level: float, segs: np.ndarray,
                     depths: np.ndarray, keys: pl.DataFrame) -> np.ndarray:
     """The measure of every prefix (ranking ``segs[i]`` cut at ``depths[i]``, as
-    :meth:`Prepared.cut_points` gives them) by its own kernel on the prefixes: the work is
+    ``Prepared.cut_points`` gives them) by its own kernel on the prefixes: the work is
     Σ depth (quadratic in the ranking length). Memory stays linear: the prefixes are scored
     in chunks of at most ``CHUNK_ROWS`` rows (a longer single prefix is a chunk of its own).
     Values as the kernel gives them (NaN where undefined)."""
@@ -72,7 +72,7 @@ def optimal(curve_frame: pl.DataFrame, keys: Sequence[str], tol: float = 1e-12) 
     keys = list(keys)
     top = pl.col("value").max().over(keys)
     near = pl.col("value") >= top - tol * pl.max_horizontal(pl.lit(1.0), top.abs())
-    # the curve holds each ranking's rows together, depth ascending (as :func:`curve` makes
+    # the curve holds each ranking's rows together, depth ascending (as ``curve`` makes
     # it), in the order of the results: the first near-best row is the shortest
     best = (curve_frame.filter(near | top.is_null())
             .group_by(keys, maintain_order=True).first())
@@ -140,7 +140,7 @@ def check_order_values(frame: pl.DataFrame, cols) -> pl.DataFrame:
 
 
 def validated(frame, cols):
-    """``frame`` checked by :func:`check_order_values` (a LazyFrame when it is collected)."""
+    """``frame`` checked by ``check_order_values`` (a LazyFrame when it is collected)."""
     if isinstance(frame, pl.LazyFrame):
         return frame.map_batches(lambda df: check_order_values(df, cols),
                                  schema=frame.collect_schema())
@@ -149,7 +149,7 @@ def validated(frame, cols):
 
 def truncate_frame(frame, cols, depth=None, marker=None):
     """The rows of a Polars DataFrame/LazyFrame kept by ``truncate`` (``depth``: int or a
-    frame of keys and one depth column from :func:`frames.depth_argument`) or
+    frame of keys and one depth column from ``frames.depth_argument``) or
     ``truncate_at`` (``marker``); the frame's columns and row order are kept."""
     if marker is not None:
         return frame.filter(keep_before_marker(cols.qid, cols.docid, cols.by, cols.has_rank, marker))

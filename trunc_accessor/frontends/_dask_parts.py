@@ -1,4 +1,4 @@
-"""The tasks of the Dask accessor's graph (:mod:`.dask`): how a call is described to the
+"""The tasks of the Dask accessor's graph (``dask``): how a call is described to the
 workers, how a partition's rows become the engine's frames, the per-partition pieces and
 their merge, and the truncation tasks. Plain functions of pandas partitions and Polars
 frames, so the graph pickles them by reference."""

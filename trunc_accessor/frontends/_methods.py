@@ -2,7 +2,7 @@
 
 A frontend class defines ``_evaluate(qrels, measures, by, queries, ties, relevance_level,
 single)``, ``_truncate``, ``_curve`` and ``_crp(qrels, kind, depth, by, queries, ties,
-relevance_level)``; :func:`install` adds ``evaluate``, the truncation and effort tools and a
+relevance_level)``; ``install`` adds ``evaluate``, the truncation and effort tools and a
 method per metric (``ndcg``, ``ap``, …) whose signature and docstring come from the metric's
 registration.
 """
@@ -172,7 +172,7 @@ def fuse(self, method="rrf", norm="min-max", *, by="system", ties="average", mis
          depth=None, **params):
     """Fuse the runs of this long frame (its ``by`` column tells them apart) into one run:
     every method and normalisation of ranx (CombSUM … BayesFuse; min-max … borda), with
-    ``ties=`` for the position-based ones. See :func:`trunc_accessor.fuse`.
+    ``ties=`` for the position-based ones. See ``trunc_accessor.fuse``.
 
     >>> import trunc_accessor as ta
     >>> runs, qrels = ta.load_example("cranfield")
@@ -306,7 +306,7 @@ def plot_crp(self, qrels, qids=None, *, depth=None, ties="average", by=None,
     """CRP curves, one panel per query (Ferro et al. Figure 2 style), with the ideal run
     (CRP = 0), the full-scale run of the same length and the recall base RB marked; one
     curve per system with ``by=``. Needs matplotlib (the ``plots`` extra). Returns the
-    matplotlib Figure (never shown). See :func:`trunc_accessor.plot.plot_crp`."""
+    matplotlib Figure (never shown). See ``trunc_accessor.plot.plot_crp``."""
     from ..analysis.plot import plot_crp as _plot
 
     return _plot(self._frame, qrels, qids=qids, depth=depth, ties=ties, by=by,
@@ -318,7 +318,7 @@ def rbo(self, other, p=0.9, *, depth=None):
     Zobel, TOIS 2010): ``rbo_min`` (eq. 11), ``rbo_ext`` (eq. 32, rankings of different
     lengths) and the ``residual`` (eq. 13). Rankings are ordered as everywhere (rank
     ascending, else score descending, equal scores in input order); ``depth`` keeps the top
-    of each. See :func:`trunc_accessor.agreement.rbo`."""
+    of each. See ``trunc_accessor.agreement.rbo``."""
     from ..analysis.agreement import rbo as _rbo
     from ..core.engine import _eager
 
@@ -327,7 +327,7 @@ def rbo(self, other, p=0.9, *, depth=None):
 
 def overlap(self, other, k):
     """|top-k ∩ top-k| / k with ``other`` (another run frame), per query. See
-    :func:`trunc_accessor.agreement.overlap`."""
+    ``trunc_accessor.agreement.overlap``."""
     from ..analysis.agreement import overlap as _overlap
     from ..core.engine import _eager
 
@@ -339,7 +339,7 @@ _INSTALLED: list[type] = []  # the frontend classes, for metrics declared later
 
 def add_metric(metric: Metric) -> None:
     """Give every frontend class built so far the method of ``metric`` (a user metric
-    declared after import: :func:`trunc_accessor.user_metrics.define`)."""
+    declared after import: ``trunc_accessor.user_metrics.define``)."""
     for cls in _INSTALLED:
         setattr(cls, metric.name, _metric_method(metric))
 

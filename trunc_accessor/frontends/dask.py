@@ -1,7 +1,7 @@
 """``DataFrame.ir`` for Dask: the engine run partition by partition, on a cluster.
 
 Importing trunc_accessor registers ``.ir`` on ``dask.dataframe.DataFrame`` when Dask is
-installed (``pip install "trunc_accessor[dask]"``); the registration waits until
+installed (the ``dask`` extra, ``pip install -e ".[dask]"``); the registration waits until
 ``dask.dataframe`` is first imported, so a process that never uses Dask does not load it.
 The methods are the pandas accessor's, with the same signatures (every metric, ``evaluate``,
 ``cutoff_curve``, ``optimal_cutoff``, ``crp``, ``crp_archetype``, ``truncate``,
@@ -22,12 +22,12 @@ How a call is evaluated:
    as it had; the method is Dask's, ``dataframe.shuffle.method``), carrying each row's
    input position so that every ranking keeps its input order (``ties="first"``, equal
    ranks, ``crp``'s grades).
-3. **Facts of the whole call.** As :mod:`trunc_accessor.batches` does for lazy Polars runs,
+3. **Facts of the whole call.** As ``trunc_accessor.batches`` does for lazy Polars runs,
    small tasks find the systems (the distinct ``by=`` keys of the whole run, read from the
    ``by=`` columns alone) and the largest grade of the whole qrels, and every partition is
-   prepared with them (an :class:`trunc_accessor.engine.Batch`): system codes, graded gains
+   prepared with them (an ``trunc_accessor.engine.Batch``): system codes, graded gains
    (ERR, RBP) and empty rankings are those of a single call.
-4. **Qrels.** Judgments of at most :data:`BROADCAST_QRELS_ROWS` rows given as pandas or
+4. **Qrels.** Judgments of at most ``BROADCAST_QRELS_ROWS`` rows given as pandas or
    Polars (or a Dask frame of one partition) are *broadcast*: converted once, sent once to
    each worker, and each partition takes the judgments of the qids its run holds. Larger
    ones, and Dask qrels of several partitions (whose size is unknown until computed), are
@@ -37,8 +37,8 @@ How a call is evaluated:
    qrels. Qrels and ``queries=`` qids that no partition holds are scored once, at the end,
    as every system's empty ranking.
 5. **One answer.** A last task gathers the partitions' answers and notes
-   (:class:`trunc_accessor.prepare.Notes`, merged as the lazy path merges its batches),
-   says the call's warnings once or raises its errors (:meth:`Notes.finish`), and sorts the
+   (``trunc_accessor.prepare.Notes``, merged as the lazy path merges its batches),
+   says the call's warnings once or raises its errors (``Notes.finish``), and sorts the
    rows into the pandas accessor's order. On a ``distributed`` worker its warnings are
    forwarded to the client with ``distributed.warn`` (they show up in the client's session
    like any warning, located in distributed's code; errors reach it as Dask re-raises

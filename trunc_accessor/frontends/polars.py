@@ -4,7 +4,7 @@ On a DataFrame the answer is a DataFrame: the key columns (by…, qid) and one F
 column per metric (an undefined value is 0, or null with ``undefined="nan"``). On a LazyFrame the answer is a
 LazyFrame: column names and dtypes are checked when the method is called, and nothing is
 computed until it is collected. Then the run is read one batch of whole queries at a time
-(:mod:`trunc_accessor.batches`: only the run's needed columns, memory bounded by the batch,
+(``trunc_accessor.batches``: only the run's needed columns, memory bounded by the batch,
 values and row order those of the eager call); lazy qrels are collected.
 """
 from __future__ import annotations
@@ -83,7 +83,7 @@ class LazyPolarsIR(_Truncate):
               judged_only=False, undefined="zero", like=None):
         """A LazyFrame of the key columns and ``columns`` (name → dtype), checked now and
         computed, when collected, by ``answer(run, qrels, queries, batch)`` on each query
-        batch of the run (:func:`trunc_accessor.batches.batched`)."""
+        batch of the run (``trunc_accessor.batches.batched``)."""
         check_ties(ties)
         presets.check_like(like)
         check_level(relevance_level)

@@ -149,7 +149,7 @@ __all__ = list(REGISTRY)
 
 
 def __getattr__(name: str):
-    """A metric declared after import (:func:`trunc_accessor.user_metrics.define`); a metric
+    """A metric declared after import (``trunc_accessor.user_metrics.define``); a metric
     declared again gets its new definition."""
     if name in REGISTRY:
         return _make(REGISTRY[name])

@@ -1,4 +1,4 @@
-"""Command line with trec_eval's interface: ``trunc-accessor [options] QRELS RUN [RUN ...]``.
+"""Command line with trec_eval's interface: trunc-accessor [options] QRELS RUN [RUN ...].
 
 Scripts switch from trec_eval by changing the program's name: the options (``-m`` repeatable
 and comma-separated with trec_eval's parameter spellings, ``-q``, ``-c``, ``-J``, ``-M N``,

@@ -1,5 +1,5 @@
 """The test collections shipped inside the package (``trunc_accessor/data``, each with its
-ORIGIN): :func:`example_path`, :func:`load_example`."""
+ORIGIN): ``example_path``, ``load_example``."""
 from __future__ import annotations
 
 from importlib import resources
@@ -136,7 +136,7 @@ LLMJUDGE = ("willia-umbrela1", "Olz-gpt4o", "h2oloo-zeroshot1", "RMITIR-llama70B
 
 def load_judges(name: str = "llmjudge", library: str | None = None) -> dict[str, Result]:
     """Several judges' qrels over the same pairs, shipped with the package (offline), as
-    {judge name: qrels frame} for :mod:`trunc_accessor.judges`.
+    {judge name: qrels frame} for ``trunc_accessor.judges``.
 
     ``name``:
 

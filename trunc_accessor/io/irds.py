@@ -1,7 +1,7 @@
 """Qrels of the test collections of ir_datasets (MacAvaney et al., "Simplified Data
 Wrangling with ir_datasets", SIGIR 2021), named ``"irds:<dataset id>"``.
 
-:func:`read_qrels` and the command line's QRELS argument accept ``"irds:<id>"`` (a file of
+``read_qrels`` and the command line's QRELS argument accept ``"irds:<id>"`` (a file of
 that name is read as a file first, as ir_measures does); ir_datasets is imported only then
 (the ``datasets`` extra). A dataset object (anything with ``qrels_iter()``, e.g.
 ``ir_datasets.load(...)``) may be passed instead of an id. ir_datasets downloads a
@@ -10,7 +10,7 @@ collection's files the first time they are used, into ``~/.ir_datasets`` (or
 
 The dataset's official measures (its documentation's ``official_measures``, in
 ir_measures' syntax, e.g. ``["nDCG@10", "RR(rel=2)"]``) are what ``metrics="official"``
-means for qrels read this way: :func:`official_measures`.
+means for qrels read this way: ``official_measures``.
 """
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def qrels_table(ds, label: str, subtopics: bool | None = None) -> pa.Table:
     """The dataset's qrels as an Arrow table qid, docid, rel (rel int64 when whole), with a
     ``subtopic`` column for diversity qrels: ir_datasets' ``subtopic_id`` field (TREC Web
     track's ``TrecSubQrel``), or its ``iteration`` field where a document comes with several
-    values of it, as :func:`trunc_accessor.read_qrels` reads a file's second field
+    values of it, as ``trunc_accessor.read_qrels`` reads a file's second field
     (``subtopics=True``/``False`` forces either way)."""
     from .parse import _whole_or_float
     from .read import _several, _whole_or_string

@@ -10,11 +10,11 @@ What the readers accept, as trec_eval does:
 * fields separated by any run of spaces, tabs, ``\\r``, ``\\v`` or ``\\f`` (so CRLF line ends,
   leading and trailing blanks are fine); blank lines, and lines whose first field starts
   with ``#``, are skipped;
-* a path (str or :class:`pathlib.Path`), ``"-"`` for standard input, or an open file object
+* a path (str or ``pathlib.Path``), ``"-"`` for standard input, or an open file object
   (binary or text); gzip, bzip2 and xz files are recognised by their first bytes, whatever
   their name.
 
-A malformed line raises :class:`~trunc_accessor.frames.InputError` (a ``ValueError``)
+A malformed line raises ``InputError`` (a ``ValueError``)
 naming the file and the physical line: too few fields, a rank, score or grade that is not a
 finite decimal number, or bytes that are not UTF-8.
 

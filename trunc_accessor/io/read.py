@@ -1,6 +1,6 @@
-"""Reading TREC run and qrels files as pandas or Polars frames: :func:`read_run` (one
-file or several, told apart by their run tags) and :func:`read_qrels`; the parsing itself is
-:mod:`.parse`'s."""
+"""Reading TREC run and qrels files as pandas or Polars frames: ``read_run`` (one
+file or several, told apart by their run tags) and ``read_qrels``; the parsing itself is
+``trunc_accessor.io.parse``'s."""
 from __future__ import annotations
 
 import os
@@ -41,7 +41,8 @@ def read_run(path: Source | Sequence[Source], library: str = "pandas",
     The rank field is dropped unless ``keep_rank=True``: trec_eval ignores it and orders by
     score, and runs in the wild often carry rank fields that disagree with their scores. With
     ``keep_rank=True`` it becomes the ``rank`` column, which then defines the order (ascending
-    rank; the README's Frames section, "Order").
+    rank, 0- or 1-based: only the order matters; a tie group is a run of adjacent positions
+    with equal score).
 
     >>> import trunc_accessor
     >>> run = trunc_accessor.read_run(trunc_accessor.example_path("results.test"))
@@ -55,7 +56,7 @@ def read_run(path: Source | Sequence[Source], library: str = "pandas",
 
 
 def _run_table(path, keep_rank: bool = False) -> pa.Table:
-    """:func:`read_run`'s columns as an Arrow table."""
+    """``read_run``'s columns as an Arrow table."""
     raw = _read_runs(path) if isinstance(path, (list, tuple)) else _parse(path, (_RUN,))[1]
     table = pa.table([raw["qid"], raw["docid"], raw["score"], raw["runid"]],
                      names=["qid", "docid", "score", "system"])
@@ -104,7 +105,7 @@ def _read_runs(paths) -> pa.Table:
 def read_qrels(path: Source, library: str = "pandas", subtopics: bool | None = None) -> Result:
     """A TREC qrels file as a frame with columns qid, docid, rel (int64 when every grade is
     a whole number, else float64). Four fields per line (``qid iter docid rel``) or, when
-    the first data line has three, ``qid docid rel``; ``path`` as for :func:`read_run`.
+    the first data line has three, ``qid docid rel``; ``path`` as for ``read_run``.
 
     ``subtopics``: TREC's diversity qrels (the Web track's ``qrels.diversity``, NTCIR's
     intent files) put a document's subtopic in the second field and judge it once per
@@ -118,10 +119,10 @@ def read_qrels(path: Source, library: str = "pandas", subtopics: bool | None = N
     ``path`` may also name a test collection of ir_datasets, ``"irds:<dataset id>"`` (e.g.
     ``"irds:msmarco-passage/dev/small"``; an existing file of that name is read as a file),
     or be an ir_datasets dataset object: its ``qrels_iter()`` gives the frame (qid and docid
-    as strings). This needs ir_datasets (``pip install "trunc_accessor[datasets]"``), which
-    fetches the collection's files on first use. The frame remembers the dataset's
-    official measures, which ``evaluate(qrels, "official")`` then uses
-    (:mod:`trunc_accessor.io.irds`).
+    as strings). This needs ir_datasets (the ``datasets`` extra,
+    ``pip install -e ".[datasets]"``), which fetches the collection's files on first use. The
+    frame remembers the dataset's official measures, which ``evaluate(qrels, "official")``
+    then uses (``trunc_accessor.io.irds``).
 
     >>> import trunc_accessor
     >>> qrels = trunc_accessor.read_qrels(trunc_accessor.example_path("qrels.test"))

@@ -1,4 +1,4 @@
-"""Writing a run frame as a TREC run file: :func:`write_run`."""
+"""Writing a run frame as a TREC run file: ``write_run``."""
 from __future__ import annotations
 
 import bz2
@@ -118,10 +118,10 @@ def write_run(frame: Frame, path: Source, tag: str | None = None,
     order (``ties="first"``). Queries come in order of first appearance. ``by``: a column (or
     list of columns) naming the systems; each row's tag is then its key (several columns
     joined by ``/``) and rows are grouped by system, then qid. With neither ``tag`` nor
-    ``by``, a ``system`` column (as :func:`read_run` gives) is the tag, so several runs read
+    ``by``, a ``system`` column (as ``read_run`` gives) is the tag, so several runs read
     together are written back under their own names; without one the tag is
     ``trunc_accessor``. Scores are written with the
-    fewest digits that read back as the same float64, so :func:`read_run` returns exactly the
+    fewest digits that read back as the same float64, so ``read_run`` returns exactly the
     written scores.
 
     >>> import os, tempfile, trunc_accessor

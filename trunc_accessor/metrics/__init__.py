@@ -1,12 +1,12 @@
 """Metric kernels by family, each vectorised over every ranking of a call. Importing this
-package registers every metric: :mod:`.standard` (precision, recall, AP, nDCG, RBP, …),
-:mod:`.terminal` (Liu et al.'s terminal-document metrics), :mod:`.cascade` (ERR and the
-utility metrics of Amigó et al.), :mod:`.information` (OIE), :mod:`.twist` (Ferro et al.),
-trec_eval's :mod:`.counts`, :mod:`.sets`, :mod:`.interpolated`, :mod:`.infap`,
-:mod:`.trec_only`, :mod:`.compat`, :mod:`.diversity` (α-nDCG, ERR-IA, NRBP, … on subtopic
+package registers every metric: ``standard`` (precision, recall, AP, nDCG, RBP, …),
+``terminal`` (Liu et al.'s terminal-document metrics), ``cascade`` (ERR and the
+utility metrics of Amigó et al.), ``information`` (OIE), ``twist`` (Ferro et al.),
+trec_eval's ``trunc_accessor.metrics.counts``, ``trunc_accessor.metrics.sets``, ``trunc_accessor.metrics.interpolated``, ``trunc_accessor.metrics.infap``,
+``trec_only``, ``compat``, ``diversity`` (α-nDCG, ERR-IA, NRBP, … on subtopic
 qrels), and the C/W/L user models and Accuracy of cwl_eval and ir_measures
-(:mod:`.user_models`); :mod:`.user` declares metrics of your own. Shared
-pieces: :mod:`._order` (tie orders, ranks), :mod:`._combinatorics`, :mod:`._max_ties`."""
+(``trunc_accessor.metrics.user_models``); ``trunc_accessor.metrics.user`` declares metrics of your own. Shared
+pieces: ``_order`` (tie orders, ranks), ``_combinatorics``, ``_max_ties``."""
 from . import (  # noqa: F401  (each registers its metrics)
     cascade,
     compat,

@@ -1,7 +1,7 @@
-"""The shared machinery of the diversity measures (:mod:`.diversity`): the relevant
+"""The shared machinery of the diversity measures (``diversity``): the relevant
 (row, subtopic) pairs of a call, the novelty-discounted gain sums and their exact means over
 tie orders, ndeval's greedy ideal ranking, and the ideal-ideal bound. The formulas are
-written out in :mod:`.diversity`'s docstring."""
+written out in ``trunc_accessor.metrics.diversity``'s docstring."""
 from __future__ import annotations
 
 import numpy as np
@@ -13,7 +13,7 @@ from ._combinatorics import log_factorials
 
 
 def _pairs(prep: Prepared, level: float, name: str) -> _Pairs:
-    """The call's :class:`_Pairs` at a level, built once for every diversity measure."""
+    """The call's ``_Pairs`` at a level, built once for every diversity measure."""
     key = ("diversity_pairs", level)
     if key not in prep._cache:
         prep._cache[key] = _Pairs(prep, level, name)
@@ -91,7 +91,7 @@ def _decay(alpha: float, n: int) -> np.ndarray:
 
 
 def _gain_sum(prep: Prepared, p: _Pairs, kind: str, param, alpha: float) -> np.ndarray:
-    """:func:`_expected_sum` with the weights of ``kind`` ("dcg" and "rr" with cut-off
+    """``_expected_sum`` with the weights of ``kind`` ("dcg" and "rr" with cut-off
     ``param``, "rbp" with patience ``param``), computed once per call and shared (α-DCG and
     α-nDCG, ERR-IA and nERR-IA, NRBP and nNRBP have the same numerator)."""
     key = ("diversity_sum", id(p), kind, param, alpha)

@@ -177,11 +177,11 @@ def _group_stop_terms(x: np.ndarray, row_start: np.ndarray, size: np.ndarray):
 
     A group is built up as in the module docstring: its documents with x = 0 first
     (ē_s = 1, D_s = 0), then its runs of equal x > 0, the largest first, each added in one
-    merge (:func:`_merge_ratio`) or, when that saves nothing, document by document
-    (:func:`_add_one`). Only the offsets s < W are followed, W = min(m, 1 + ⌈ln ε / ln(1 − x̄)⌉)
+    merge (``_merge_ratio``) or, when that saves nothing, document by document
+    (``_add_one``). Only the offsets s < W are followed, W = min(m, 1 + ⌈ln ε / ln(1 − x̄)⌉)
     (x̄ the group's mean x); D_s = 0 beyond. Groups are bucketed by W (2^(b−1) < W ≤ 2^b) and
     advanced together, in chunks of bounded memory: the Python loops run over the steps of a
-    group and, inside a merge, over j (or s, see :func:`_merge_draw`), never over groups."""
+    group and, inside a merge, over j (or s, see ``_merge_draw``), never over groups."""
     n_groups = len(size)
     grp = np.repeat(np.arange(n_groups), size)
     first = np.cumsum(size) - size  # each group's first entry in the flat layout
@@ -301,7 +301,7 @@ def _merge_ratio(E, D, a, c, x, J):
     stopping probability x, with H(j; s) for j ≤ J (rows sorted by J, descending) from the
     smallest possible j by the ratio in j (module docstring), in column blocks. Also returns
     whether the anchors H(max(0, s − a); s) stay above _TINY; where they do not, the result
-    is not used (:func:`_merge_draw` does that merge)."""
+    is not used (``_merge_draw`` does that merge)."""
     rows, w = E.shape
     a, c, x = a[:, None], c[:, None], x[:, None]
     N = a + c
@@ -346,7 +346,7 @@ def _merge_ratio(E, D, a, c, x, J):
 
 
 def _merge_draw(E, D, a, c, x, J):
-    """The merge of :func:`_merge_ratio` with H(·; s), j ≤ J, advanced one drawn document at
+    """The merge of ``_merge_ratio`` with H(·; s), j ≤ J, advanced one drawn document at
     a time, H(j; s + 1) = (H(j; s)(a − s + j) + H(j − 1; s)(c − j + 1)) / (N − s): a loop
     over the w offsets, for the rare merges whose ratio-form anchors would underflow
     (below 1e-280: thousands of offsets followed in a set of a ≪ N documents)."""
@@ -392,7 +392,7 @@ def cascade(prep: Prepared, max_grade=None) -> tuple[np.ndarray, np.ndarray]:
 
 def passed_groups(prep: Prepared, max_grade=None) -> np.ndarray:
     """Per tie group, the mean probability that the user reads past it and every earlier
-    group of its ranking (the ``through`` of :func:`cascade` for the ranking cut after that
+    group of its ranking (the ``through`` of ``cascade`` for the ranking cut after that
     group)."""
     if ("passed", max_grade) not in prep._cache:
         _cascade(prep, max_grade)
@@ -400,7 +400,7 @@ def passed_groups(prep: Prepared, max_grade=None) -> np.ndarray:
 
 
 def _cascade(prep: Prepared, max_grade):
-    """:func:`cascade` and :func:`passed_groups`, computed together and cached."""
+    """``cascade`` and ``passed_groups``, computed together and cached."""
     key = ("cascade", max_grade)
     x = stopping_probability(prep, max_grade)
     y = 1.0 - x
@@ -487,7 +487,7 @@ def err_prime(prep: Prepared, level: float, graded=False, max_grade=None, depth=
 
     r_t = 1 if R = 0, else the gain retrieved over the gain pool R (binary gains by default,
     ``graded=True``: grade / max_grade). ``depth=D``: a ranking with n ≥ D is not truncated
-    and scores plain ERR (Liu et al. Table 2). x as in :func:`err`. Tie-aware: the terminal term does not
+    and scores plain ERR (Liu et al. Table 2). x as in ``err``. Tie-aware: the terminal term does not
     depend on the order.
 
     >>> from trunc_accessor.single import err_prime
@@ -522,7 +522,7 @@ def rbu(prep: Prepared, level: float, p=0.8, e=0.05, max_grade=None) -> np.ndarr
 
     Amigó, Mizzaro & Spina 2022, §3.3: an ERR-like gain under RBP's patience p, minus the
     effort e of every document inspected, discounted like the gain; the effort part is
-    −e(1 − p^n). x as in :func:`err`. Equals the single-aspect RBU of the RBU authors'
+    −e(1 − p^n). x as in ``err``. Equals the single-aspect RBU of the RBU authors'
     reference implementation (jCarrilloDeAlbornoz/RBU; unjudged documents cost effort too).
 
     >>> from trunc_accessor.single import rbu
@@ -551,7 +551,7 @@ def erru(prep: Prepared, level: float, e=0.05, max_grade=None) -> np.ndarray:
     """ERR with effort: ERRU = Σ_{i≤n} (1/i) (x_i Π_{j<i}(1 − x_j) − e) = ERR − e·H_n.
 
     Amigó, Mizzaro & Spina 2022, §3.3: every inspected document costs e, discounted by 1/i
-    like the gain. x as in :func:`err`.
+    like the gain. x as in ``err``.
 
     >>> from trunc_accessor.single import erru
     >>> round(erru([1, 2, None], qrels_grades=[2, 1, 0]), 6)  # 0.2 + 0.25625 − 0.05/3

@@ -150,7 +150,7 @@ def overlap_sum(prep: Prepared, level: float, wt: Weights, depth: np.ndarray) ->
 
 def _spread(prep: Prepared, wt: Weights, seg, n, k, b, d) -> np.ndarray:
     """Σ_i Σ_{y > d} P(y | i)·(tail[b + i + y − d] − tail[b + i]) per segment (see
-    :func:`overlap_sum`)."""
+    ``overlap_sum``)."""
     out = np.zeros(prep.n_segments)
     ys = n - k - d                          # y = d + 1 … n − K
     count = k * ys

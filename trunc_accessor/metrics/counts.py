@@ -110,7 +110,7 @@ def judged(prep: Prepared, level: float, k=None) -> np.ndarray:
 
     As ir_measures' ``Judged@k``: the judged documents among the first k, divided by
     min(k, n) (not by k: a ranking shorter than k is judged on the documents it has; trec_eval's
-    ``unj_k``, :func:`unjudged`, divides by k instead). ``k=None``: the whole ranking. A
+    ``unj_k``, ``unjudged``, divides by k instead). ``k=None``: the whole ranking. A
     document counts as judged if the qrels list it, whatever its grade (a negative grade
     too). Does not depend on relevance_level. Tie-aware: the group cut at k contributes its
     mean.

@@ -12,7 +12,7 @@ Ties (``ties="average"``): the exact mean over every order of the tied documents
 maximum of precisions is not linear in the order, but its distribution is computable: the
 tie groups are independent, and inside a group the relevant documents take a uniformly
 random set of its positions, so P(value ≤ x) is a product of lattice-path counts
-(:mod:`._max_ties`); the mean sums the finitely many values the maximum can take.
+(``trunc_accessor.metrics._max_ties``); the mean sums the finitely many values the maximum can take.
 
 Rprec_mult (m_Rprec_mult.c) is precision at the cut-off k = (long)(x·R + 0.9), P@k padded
 with non-relevant documents as P_k, and tie-aware like P@k.
@@ -63,7 +63,7 @@ def recall_cut(prep: Prepared, x: float, R: np.ndarray) -> np.ndarray:
 
 def interpolated_at(prep: Prepared, level: float, recalls, name: str) -> list[np.ndarray]:
     """Interpolated precision of every ranking at each recall level in ``recalls``; under
-    ties="average" the exact mean over tie orders (:mod:`._max_ties`) for the rankings
+    ties="average" the exact mean over tie orders (``_max_ties``) for the rankings
     whose tie groups mix relevant and non-relevant documents."""
     R = prep.num_relevant(level)
     seg, j, pos, first = relevant_ranks(prep, level)

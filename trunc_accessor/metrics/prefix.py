@@ -24,7 +24,7 @@ prefix that holds it. Running sums restart at each ranking and add the same term
 order as a kernel's per-ranking sum (``np.bincount``), so a prefix's value is the one its own
 kernel call gives, to the last bits where a kernel groups a sum differently.
 
-Kernels are found by the metric's kernel function (:func:`for_metric`); a metric without one
+Kernels are found by the metric's kernel function (``for_metric``); a metric without one
 (``FALLBACK`` lists the built-in ones: measures whose value at a prefix is not a function of
 running quantities, or whose tie-aware forms are computed per ranking) is scored by rescoring
 every prefix.
@@ -69,7 +69,7 @@ def for_metric(metric) -> Callable | None:
 class Cuts:
     """The cut-offs of a preparation: cut i keeps the first ``depth[i]`` positions of
     ranking ``seg[i]`` (0 or the end of a tie group). Running sums over the rows or tie
-    groups of the preparation, or of a part of it (:meth:`Prepared.judged_part`: the same
+    groups of the preparation, or of a part of it (``Prepared.judged_part``: the same
     positions, fewer rows), are read at each cut."""
 
     def __init__(self, prep: Prepared, seg: np.ndarray, depth: np.ndarray):

@@ -1,6 +1,6 @@
 """Standard metrics: P, R, F1, AP, RR, DCG/nDCG, R-prec, bpref, success, RBP (+ residual).
 
-Every kernel works on all rankings at once (see :class:`~trunc_accessor.prepare.Prepared`)
+Every kernel works on all rankings at once (see ``Prepared``)
 and on tie groups: with ``ties="first"``/``"trec_eval"`` every group is a single position
 and the formulas reduce to the usual ones; with ``ties="average"`` they give the exact mean
 over every order of each tie group (McSherry & Najork, ECIR 2008), in closed form.
@@ -162,7 +162,7 @@ def ap(prep: Prepared, level: float, k=None) -> np.ndarray:
 
 def precision_sum(prep: Prepared, gains: np.ndarray, k=None) -> np.ndarray:
     """Σ_{j≤k} g_j · (Σ_{l≤j} g_l) / j, AP's numerator, as its mean over tie orders: the
-    sum of :func:`precision_terms` over the first k positions."""
+    sum of ``precision_terms`` over the first k positions."""
     return prep.seg_sum(precision_terms(prep, gains) * in_cut(prep, k))
 
 
@@ -465,7 +465,7 @@ def rbp(prep: Prepared, level: float, p=0.8, graded=False, max_grade=None) -> np
 
     Binary gain by default; ``graded=True``: grade / max_grade. trec_eval's
     ``rbp`` uses p = 0.9 and, for graded qrels, min–max-normalised grades. The weight of
-    what is not known is :func:`rbp_residual`.
+    what is not known is ``rbp_residual``.
 
     >>> from trunc_accessor.single import rbp
     >>> rbp([1, 0, 1], p=0.5)  # 0.5 · (1 + 0.25)
@@ -540,7 +540,7 @@ def residual_parts(prep: Prepared, p: float) -> tuple[Prepared, np.ndarray, np.n
     are all unjudged) plus g's own mean unjudged weight, (u/m)·p^t(1 − p^m) (u of its m
     documents unjudged, t positions before it). Returns (the part, that weight, g's end
     t + m); the positions after a ranking's last judged group add
-    :func:`rbp_band` from its end to n."""
+    ``rbp_band`` from its end to n."""
     part = prep.judged_part()
     with np.errstate(invalid="ignore"):
         unknown = (~(part.grade >= 0)).astype(np.float64)  # unjudged or a negative grade

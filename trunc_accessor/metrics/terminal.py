@@ -122,7 +122,7 @@ def _ideal_with_terminal(prep: Prepared, q_gain: np.ndarray, extra: bool) -> np.
 def ideal_at(prep: Prepared, q_gain: np.ndarray, q: np.ndarray, n: np.ndarray,
              extra: bool) -> np.ndarray:
     """The ideal DCG over n[i] positions of qid q[i] (with ``extra``, plus the terminal
-    document's gain of 1 at its first zero-gain position: :func:`terminal_ideal`)."""
+    document's gain of 1 at its first zero-gain position: ``terminal_ideal``)."""
     terms, positive = ideal_terms(prep, q_gain)
     # each query's own running sum from its first term (restarting_cumsum), not a
     # difference of one cumulative sum over every query: the value of a query must not

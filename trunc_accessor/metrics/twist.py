@@ -207,7 +207,7 @@ def full_scale(prep: Prepared, level: float, length: np.ndarray) -> Prepared:
     """The full-scale run of each ranking (Definition 14, extended to any length L): its
     query's ideal run reversed, of length L: non-relevant documents, then the best
     min(L, RB) judged relevant ones in increasing grade. Materialises L rows per ranking:
-    the metrics use :func:`full_scale_forward_space` and build it only where L is small."""
+    the metrics use ``full_scale_forward_space`` and build it only where L is small."""
     best, q_first = _best_relevant(prep, level)
     k = np.minimum(length, prep.num_relevant(level)).astype(np.int64)
     seg = np.repeat(np.arange(prep.n_segments), length)
@@ -221,7 +221,7 @@ def full_scale(prep: Prepared, level: float, length: np.ndarray) -> Prepared:
 
 def full_scale_forward_space(prep: Prepared, level: float, length: np.ndarray) -> np.ndarray:
     """s⁺max of each ranking: the forward space Σ_j (j − max_j)⁺ of its full-scale run of
-    length L (:func:`full_scale`). Only its k = min(L, RB) relevant documents, at ranks
+    length L (``full_scale``). Only its k = min(L, RB) relevant documents, at ranks
     L − k + 1 … L, have a forward part (a non-relevant document has max = +∞), so this
     costs O(Σ k) whatever L (same terms, same order as summing the materialised run)."""
     best, q_first = _best_relevant(prep, level)

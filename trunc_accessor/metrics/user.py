@@ -1,6 +1,6 @@
 """User-defined metrics: one declaration, every channel.
 
-:func:`define` (or the decorator :func:`metric`) registers a metric exactly as the built-in
+``define`` (or the decorator ``metric``) registers a metric exactly as the built-in
 ones are registered, so the new name works as an accessor method (``run.ir.NAME``), in
 ``evaluate`` strings (``"NAME@10"``, ``"NAME(p=0.5)"``), as a single-ranking function
 (``trunc_accessor.single.NAME``), on the command line (``trunc-accessor --import MODULE``)
@@ -21,7 +21,7 @@ Two kinds of implementation:
   `trunc_accessor.UndefinedTieOrderWarning` names the rankings;
 * a **vectorised** kernel (``vectorised=True``): ``function(prep, level, **params) ->
   ndarray`` of one value per ranking, reading the prepared arrays
-  (:class:`trunc_accessor.prepare.Prepared`) as the built-in kernels do.
+  (``trunc_accessor.prepare.Prepared``) as the built-in kernels do.
 """
 from __future__ import annotations
 
@@ -244,7 +244,7 @@ def define(function: Callable, name: str, *, params=None, aliases: Sequence[str]
            citation: str = "", undefined: str = "", doc: str | None = None,
            ties: str | None = None, vectorised: bool = False):
     """Register a metric of your own (see the module docstring for the two kinds of
-    ``function``); returns the registered :class:`trunc_accessor.registry.Metric`.
+    ``function``); returns the registered ``trunc_accessor.registry.Metric``.
 
     ``params``: a mapping name → default (``k``, ``depth`` and ``p`` get the library's
     checks; otherwise the default's type decides: bool, number, string, None for "a
@@ -351,7 +351,7 @@ def _check_signature(function: Callable, name: str, params: list[str], vectorise
 
 
 def metric(name: str, **kwargs):
-    """Decorator form of :func:`define`: ``@ta.metric("frr")`` over the function."""
+    """Decorator form of ``define``: ``@ta.metric("frr")`` over the function."""
 
     def deco(function):
         define(function, name, **kwargs)

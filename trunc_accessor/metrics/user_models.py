@@ -329,7 +329,7 @@ def insq(prep: Prepared, level: float, T=1.0, min_grade=0.0, max_grade=None,
     ADCS 2012), so E_i = (2T/(i − 1 + 2T))² and INSQ = Σ_i E_i g_i / Σ_i E_i over the
     ``depth`` positions of the list (module docstring: gains in [0, 1], padding), the sum of
     E_i being (2T)² (ψ'(2T) − ψ'(depth + 2T)), ψ' the trigamma function (summed without
-    cancellation, :func:`padding_sum`). T is the gain the
+    cancellation, ``padding_sum``). T is the gain the
     user wants; it sets a patience that does not adapt to what is found (INST does).
 
     >>> from trunc_accessor.single import insq
@@ -448,11 +448,11 @@ def bpm(prep: Prepared, level: float, T=1.0, k=None, min_grade=0.0, max_grade=No
         depth=1000) -> np.ndarray:
     """Bejeweled Player Model (static): the user reads until the gain gathered reaches T
     (the benefit bound) or k documents are read (the cost bound, each document costing 1),
-    whichever comes first (Zhang et al., SIGIR 2017; cwl_eval's BPM-Static, C_i = [G_i <
-    T][i < k]). Every position up to the stopping position L = min(first i with G_i ≥ T, k,
-    depth) weighs 1/L, so BPM = G_L / L, G_L the gain of the first L documents (gains in
-    [0, 1], module docstring). The cumulative gains are summed in ranking order, as cwl_eval
-    does, so that G_i ≥ T is decided as there.
+    whichever comes first (Zhang et al., SIGIR 2017; cwl_eval's BPM-Static,
+    ``C_i = [G_i < T][i < k]``). Every position up to the stopping position
+    L = min(first i with G_i ≥ T, k, depth) weighs 1/L, so BPM = G_L / L, G_L the gain of
+    the first L documents (gains in [0, 1], module docstring). The cumulative gains are
+    summed in ranking order, as cwl_eval does, so that G_i ≥ T is decided as there.
 
     >>> from trunc_accessor.single import bpm
     >>> bpm([0, 1, 1, 1], T=2.0, k=10, max_grade=1)  # stops at 3 with G = 2

@@ -131,7 +131,7 @@ def f_measure(prep: Prepared, level: float) -> np.ndarray:
     so ties do not either. n = R = 0 gives 1: for a nil-answer query the system returned
     nothing, which is exactly right (precision and recall are both vacuously perfect), and
     the paper's use of F as a truncation metric needs it to rank that answer above any
-    non-empty one. This is where it differs from :func:`f1` (``k=None``), which leaves 0/0
+    non-empty one. This is where it differs from ``f1`` (``k=None``), which leaves 0/0
     undefined as trec_eval's ``set_F``. R = 0 with n > 0 gives 0; an empty ranking with
     R > 0 gives 0.
 

@@ -1,10 +1,10 @@
-"""Fusion of runs (metasearch): :func:`fuse`, :func:`fit_fusion` and :func:`optimize_fusion`.
+"""Fusion of runs (metasearch): ``fuse``, ``fit_fusion`` and ``optimize_fusion``.
 
 Every method and normalisation of ranx 0.3.21's ``fuse`` (Bassani & Romelli, "ranx.fuse:
 A Python Library for Metasearch", CIKM 2022), computed over all queries at once from
 pandas or Polars frames (eager or lazy), answering a run frame (qid, docid, score, rank) of
-the caller's library. Methods: :mod:`.methods`; normalisations: :mod:`.normalization`; what the
-trained methods learn: :mod:`.learn`; grid search and cross-validation: :mod:`.optimize`.
+the caller's library. Methods: ``methods``; normalisations: ``normalization``; what the
+trained methods learn: ``learn``; grid search and cross-validation: ``optimize``.
 
 Where this library chooses (ranx leaves it to chance or to the input order):
 
@@ -87,7 +87,7 @@ _CHECKS = {
 
 def check_params(m: Method, params: dict, *, fitting: bool = False) -> dict:
     """The method's parameters: defaults, then ``params`` (checked); a required one that is
-    missing is left out (see :func:`require`)."""
+    missing is left out (see ``require``)."""
     allowed = dict(m.params)
     if m.learnt:
         allowed[m.learnt] = REQUIRED
@@ -159,11 +159,11 @@ def fuse(runs, method="rrf", norm="min-max", *, by="system", ties="average",
         (``k=60``), ``isr``, ``log_isr``, ``logn_isr`` (``sigma=0.01``), ``bordafuse``,
         ``w_bordafuse``, ``condorcet``, ``w_condorcet``, ``rbc`` (``phi=``), and the
         trained ``posfuse``, ``probfuse``, ``segfuse``, ``slidefuse`` (``w=``),
-        ``mapfuse``, ``bayesfuse`` (their learnt parameter from :func:`fit_fusion`); or a
-        :class:`FusionModel` (then ``norm``, ``ties`` and the parameters are the model's).
+        ``mapfuse``, ``bayesfuse`` (their learnt parameter from ``fit_fusion``); or a
+        ``FusionModel`` (then ``norm``, ``ties`` and the parameters are the model's).
     norm : str or None, default "min-max"
         ``min-max``, ``min-max-inverted``, ``max``, ``sum``, ``zmuv``, ``rank``,
-        ``borda`` or None, per query per run (see :mod:`.normalization`).
+        ``borda`` or None, per query per run (see ``trunc_accessor.analysis.fusion.normalization``).
     by : str or list, default "system"
         The column(s) that name the runs of a long frame.
     ties : {"average", "first", "trec_eval"}
@@ -216,7 +216,7 @@ def fuse(runs, method="rrf", norm="min-max", *, by="system", ties="average",
 
 def normalize(runs, norm="min-max", *, by="system", ties="average"):
     """The runs normalised per query per run, as the fusion methods see them (ranx's
-    ``normalize``; the formulas are in :mod:`.normalization`).
+    ``normalize``; the formulas are in ``trunc_accessor.analysis.fusion.normalization``).
 
     Returns a long frame of the runs' library: the system column(s) (the ``by`` columns,
     or ``system`` for a mapping of runs), qid, docid, ``score`` (normalised) and ``rank``
@@ -263,7 +263,7 @@ def normalize(runs, norm="min-max", *, by="system", ties="average"):
 @dataclass(frozen=True, eq=False)
 class FusionModel:
     """A fusion method with all its parameters (learnt ones included, per run name), from
-    :func:`fit_fusion` or :func:`optimize_fusion`; :meth:`apply` fuses runs of the same
+    ``fit_fusion`` or ``optimize_fusion``; ``apply`` fuses runs of the same
     names (other queries, e.g. held-out ones)."""
 
     method: str
@@ -274,7 +274,7 @@ class FusionModel:
     systems: tuple = ()
 
     def apply(self, runs, *, by="system", depth=None):
-        """Fuse ``runs`` (as :func:`fuse`) with this model's method and parameters."""
+        """Fuse ``runs`` (as ``fuse``) with this model's method and parameters."""
         return fuse(runs, self.method, self.norm, by=by, ties=self.ties, missing=self.missing,
                     depth=depth, **self.params)
 
@@ -302,13 +302,13 @@ def learn_params(tab, judged: Judged, m: Method, fit_params: dict, *, train=None
 def fit_fusion(runs, qrels, method, norm="min-max", *, by="system", ties="average",
                missing="method", relevance_level=1, **params) -> FusionModel:
     """Learn a trained method's parameters from judged queries: the training queries are
-    the ``qrels``' (ranx's ``*_train`` functions; see :mod:`.learn` for what each method
-    estimates). Returns a :class:`FusionModel` whose ``apply`` fuses other queries.
+    the ``qrels``' (ranx's ``*_train`` functions; see ``learn`` for what each method
+    estimates). Returns a ``FusionModel`` whose ``apply`` fuses other queries.
 
     ``probfuse`` needs ``n_segments=``; other parameters (``w=`` of ``slidefuse``,
     ``weights=``, ``k=``, …) are stored as given. Methods with nothing to learn are stored
     after their parameters are checked (weights and other tuning parameters are chosen
-    by :func:`optimize_fusion`). ``relevance_level``: a number > 0, grades ≥ it are
+    by ``optimize_fusion``). ``relevance_level``: a number > 0, grades ≥ it are
     relevant (an unjudged document is never relevant, as for every metric).
 
     >>> import trunc_accessor as ta

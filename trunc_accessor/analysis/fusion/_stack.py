@@ -1,4 +1,4 @@
-"""The runs to fuse as flat NumPy arrays (:class:`Stack`), and the fused run back as a frame.
+"""The runs to fuse as flat NumPy arrays (``Stack``), and the fused run back as a frame.
 
 Runs come as one long frame whose ``by=`` column(s) name the systems, or as a mapping
 {name: frame}. Every row becomes an entry of flat arrays in ranking order, one *segment*
@@ -266,7 +266,7 @@ def _sorted_keys(ckey: np.ndarray, sys_code: np.ndarray, n_runs: int, bound: int
 
 def stack(src: Source, ties: str, *, finite: bool = False) -> Stack:
     """Validate the rows (missing values, duplicates; ``finite``: scores must be finite,
-    as a score normalisation needs) and build the :class:`Stack`."""
+    as a score normalisation needs) and build the ``Stack``."""
     check_fusion_ties(ties)
     frame = src.frame.collect() if isinstance(src.frame, pl.LazyFrame) else src.frame
     sys_code, q, names, systems, qids = _codes(frame, src.by, src.min_runs)

@@ -74,7 +74,7 @@ def _common(a: pl.Series, b: pl.Series, label: str) -> pl.DataType:
 
 
 class Judged:
-    """The qrels seen from a :class:`~._stack.Stack`: the grade of each candidate (NaN:
+    """The qrels seen from a ``Stack``: the grade of each candidate (NaN:
     unjudged), which of the stack's queries are judged, and the judged qids."""
 
     def __init__(self, st, qrels: pl.DataFrame):

@@ -1,4 +1,4 @@
-"""Fusion methods: each maps the normalised runs (:class:`~.normalization.Table`) to one fused
+"""Fusion methods: each maps the normalised runs (``Table``) to one fused
 score per candidate, vectorised over every query and document (a loop over the runs at
 most).
 
@@ -19,7 +19,7 @@ p_r over positions i − w…i + w (Lillis et al. 2008), MAPFuse MAP_r / i (Lill
 ``ties="average"`` each tied document's v_r is the mean of v_r over its tie group's
 positions: the exact mean over every order of the tie of any of these sums.
 
-Condorcet (Montague & Aslam 2002) ranks by pairwise majority; see :func:`condorcet`.
+Condorcet (Montague & Aslam 2002) ranks by pairwise majority; see ``condorcet``.
 """
 from __future__ import annotations
 

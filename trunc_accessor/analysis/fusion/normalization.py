@@ -21,7 +21,7 @@ With ``ties="average"`` the position-based values (``rank``, ``borda``) of tied 
 are the mean over the positions their tie group occupies (the expectation over the orders
 of the tie); the others depend on scores only.
 
-The result is a :class:`Table`: per (run, query) the entries of its *positional ranking*
+The result is a ``Table``: per (run, query) the entries of its *positional ranking*
 (the ranking itself; reversed for ``min-max-inverted``; extended for ``borda``), with the
 normalised value, the position, the ranking's length and the tie group of each entry.
 """
@@ -147,7 +147,7 @@ def _score_values(st: Stack, norm: str) -> np.ndarray:
 
 
 def normalise(st: Stack, norm: str | None) -> Table:
-    """The normalised runs as a :class:`Table` (module doc)."""
+    """The normalised runs as a ``Table`` (module doc)."""
     norm = check_norm(norm)
     seg, cand, pos, gid, offsets = st.seg, st.cand, st.pos, st.gid, st.offsets
     length = np.diff(offsets)[seg] if len(seg) else np.zeros(0, dtype=np.int64)

@@ -1,5 +1,5 @@
 """Grid search of a fusion method's parameters by any metric of the registry, optionally
-cross-validated over queries (:func:`optimize_fusion`).
+cross-validated over queries (``optimize_fusion``).
 
 Default grids are ranx 0.3.21's: weights (``wsum``, ``wmnz``, ``mixed``, ``w_bordafuse``,
 ``w_condorcet``): every vector of multiples of ``step`` in [0, 1] that sums to 1 (counted
@@ -115,12 +115,12 @@ def _points(m: Method, names: list, grid, step, fixed: dict) -> list[dict]:
 
 @dataclass(eq=False)
 class FusionSearch:
-    """What :func:`optimize_fusion` found.
+    """What ``optimize_fusion`` found.
 
     ``best``: the chosen grid point (and the fixed parameters), on all the qrels'
     queries; ``best_score``: its mean metric on those queries, an in-sample number (the
     queries it was chosen on; the maximum of fold 0 of ``grid``); ``model``: a
-    :class:`FusionModel` with them, its learnt parameters fitted on all those queries;
+    ``FusionModel`` with them, its learnt parameters fitted on all those queries;
     ``grid``: every grid point's mean metric on the training queries, one row per (fold,
     point), ``fold`` 0 being the search on all queries; with ``folds=k``: ``folds`` (per
     fold: its queries, the point chosen on the other folds, its training and held-out
@@ -175,7 +175,7 @@ def optimize_fusion(runs, qrels, method, norm="min-max", *, metric="ndcg", by="s
     Parameters
     ----------
     runs, method, norm, by, ties, missing
-        As for :func:`fuse`.
+        As for ``fuse``.
     qrels : DataFrame
         Judgments; their queries are the training queries.
     metric : str, default "ndcg"
