@@ -118,7 +118,8 @@ def main(argv=None) -> None:
         print(f"  {workers} worker(s): {', '.join(f'{t:.1f}' for t in r['times'])} s; "
               f"peak {r['peak'] / 2**30:.2f} GiB", flush=True)
     print()
-    print("| workers | partitions | shuffle | wall time (s), median | runs (s) | peak RSS per worker |")
+    print("| workers | partitions | shuffle | wall time (s), median | runs (s) "
+          "| peak RSS per worker |")
     print("|---:|---:|---|---:|---|---:|")
     for r in rows:
         print(f"| {r['workers']} | {r['partitions']} | {'yes' if r['shuffled'] else 'no'} | "

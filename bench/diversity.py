@@ -95,9 +95,11 @@ def write_trec(run: pd.DataFrame, qrels: pd.DataFrame, folder: str) -> tuple[str
     r["rank"] = r.groupby("qid").cumcount() + 1
     run_path, qrels_path = os.path.join(folder, "run.txt"), os.path.join(folder, "qrels.txt")
     with open(run_path, "w") as fh:
-        fh.writelines(f"{q} Q0 {d} {k} {s} gen\n" for q, d, s, k in r[["qid", "docid", "score", "rank"]].itertuples(index=False))
+        fh.writelines(f"{q} Q0 {d} {k} {s} gen\n" for q, d, s, k
+                      in r[["qid", "docid", "score", "rank"]].itertuples(index=False))
     with open(qrels_path, "w") as fh:
-        fh.writelines(f"{q} {s} {d} {max(int(g), 0)}\n" for q, s, d, g in qrels[["qid", "subtopic", "docid", "rel"]].itertuples(index=False))
+        fh.writelines(f"{q} {s} {d} {max(int(g), 0)}\n" for q, s, d, g
+                      in qrels[["qid", "subtopic", "docid", "rel"]].itertuples(index=False))
     return run_path, qrels_path
 
 

@@ -93,8 +93,8 @@ def main() -> None:
             ranx_fuse(small, norm=norm, method=RANX_NAMES[method],
                       params={"weights": weights} if params is None else params)
         print(f"ranx's Numba compilation (untimed below): {time.perf_counter() - t:.1f} s")
-    print("\n| method | norm | ours, pandas (s) | ours, Polars (s) | ranx (s) | ranx Run → frame (s) "
-          "| ranx ÷ ours (pandas) | max |Δ score| |")
+    print("\n| method | norm | ours, pandas (s) | ours, Polars (s) | ranx (s) "
+          "| ranx Run → frame (s) | ranx ÷ ours (pandas) | max |Δ score| |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
     for method, norm, params in CASES:
         kw = {"weights": weights} if params is None else params

@@ -280,9 +280,11 @@ def _version() -> str:
             spec = importlib.util.find_spec("trunc_accessor")
             pkg = os.path.dirname(spec.origin)
             git = ["git", "-C", os.path.dirname(pkg)]
-            run = lambda *args: subprocess.run(
-                git + list(args), check=False, capture_output=True, text=True, timeout=10
-            ).stdout.strip()
+            def run(*args):
+                return subprocess.run(
+                    git + list(args), check=False, capture_output=True, text=True, timeout=10
+                ).stdout.strip()
+
             commit = run("rev-parse", "--short", "HEAD")
             dirty = run("status", "--porcelain", "--", pkg)
             if commit and dirty:

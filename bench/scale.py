@@ -87,7 +87,8 @@ CHILD = textwrap.dedent("""
     elif kind == "single":
         out = [run.ir.evaluate(qrels, [m], ties=spec["ties"]) for m in spec["metrics"]]
     elif kind == "lazy":
-        out = pl.scan_parquet(files).ir.evaluate(qrels, spec["metrics"], ties=spec["ties"]).collect()
+        out = (pl.scan_parquet(files).ir.evaluate(qrels, spec["metrics"], ties=spec["ties"])
+               .collect())
     elif kind == "evaluate_parquet":
         out = ta.evaluate_parquet(files, qrels.to_pandas(), spec["metrics"], ties=spec["ties"])
     seconds = time.perf_counter() - t
@@ -129,8 +130,8 @@ def linear(rows_m: list[int], ties: str, repeats: int) -> None:
             sec = sorted(r["seconds"] for r in ok)[len(ok) // 2]
             peak = max(r["peak"] for r in ok)
             above = min((r["peak"] - r["before"]) for r in ok) / (m * 1e6)
-            print(f"| {m}M | {kind} | {sec:.2f} | {sec / m:.3f} | {peak / 2**30:.2f} | {above:.0f} |",
-                  flush=True)
+            print(f"| {m}M | {kind} | {sec:.2f} | {sec / m:.3f} | {peak / 2**30:.2f} "
+                  f"| {above:.0f} |", flush=True)
 
 
 def _first(m: int) -> tuple[str, str]:
@@ -157,7 +158,8 @@ def lazy(n_files: int, ties: str) -> None:
              "pl.scan_parquet(files).ir.evaluate(...).collect()"),
             ("evaluate_parquet", _files(n_files), os.path.join(SCALE, "qrels.parquet"),
              n_files * 10, "ta.evaluate_parquet(files, ...) (pandas result)"),
-            ("polars", [path], qrels_path, 10, "eager: pl.read_parquet(first 10M).ir.evaluate(...)"))
+            ("polars", [path], qrels_path, 10,
+             "eager: pl.read_parquet(first 10M).ir.evaluate(...)"))
     for kind, files, qrels, m, label in runs:
         r = child({"files": files, "qrels": qrels, "kind": kind, "metrics": METRICS,
                    "ties": ties})

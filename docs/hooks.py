@@ -12,8 +12,6 @@ Nothing here needs the network.
 """
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 import sys
 import warnings
@@ -293,7 +291,8 @@ def on_files(files, config):
     files.append(_generated("changelog.md", changelog_page(), config))
     files.append(_generated("reference/accessor.md", accessor_page(REGISTRY), config))
     for notebook in NOTEBOOKS:
-        files.append(File(f"notebooks/{notebook.name}", src_dir=str(ROOT), dest_dir=config["site_dir"],
+        files.append(File(f"notebooks/{notebook.name}", src_dir=str(ROOT),
+                          dest_dir=config["site_dir"],
                           use_directory_urls=config["use_directory_urls"]))
     return files
 

@@ -14,6 +14,7 @@ import pytest
 import scipy.stats
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from trunc_accessor.agreement import kendall_tau, metric_agreement, overlap, rbo, tau_ap
 from trunc_accessor.frames import InputError
 

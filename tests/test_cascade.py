@@ -240,8 +240,9 @@ def _cases(k, p, e, depth, graded, max_grade, g_max):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(queries=random_queries(grades=GRADES, max_score=2), k=st.integers(1, 7), p=st.sampled_from([0.3, 0.8]),
-       e=st.sampled_from([0.0, 0.05, 0.3]), depth=st.integers(1, 7), graded=st.booleans(),
+@given(queries=random_queries(grades=GRADES, max_score=2), k=st.integers(1, 7),
+       p=st.sampled_from([0.3, 0.8]), e=st.sampled_from([0.0, 0.05, 0.3]), depth=st.integers(1, 7),
+       graded=st.booleans(),
        max_grade=st.sampled_from([None, None, 3, 4]), level=st.sampled_from([1, 2]),
        seed=st.integers(0, 10**6))
 def test_tie_aware_equals_brute_force_mean(queries, k, p, e, depth, graded, max_grade, level,

@@ -9,9 +9,9 @@ from pathlib import Path
 import pandas as pd
 import polars as pl
 import pytest
-from trunc_accessor.frames import InputError
 
 import trunc_accessor as ta
+from trunc_accessor.frames import InputError
 
 from .conftest import DATA as SHARED_DATA
 from .conftest import ROOT

@@ -22,10 +22,10 @@ dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
 dask = pytest.importorskip("dask")
 
-import trunc_accessor as ta
-from trunc_accessor.accessors import dask as dask_accessor
+import trunc_accessor as ta  # noqa: E402 - after the importorskip calls above
+from trunc_accessor.accessors import dask as dask_accessor  # noqa: E402
 
-from .strategies import frames_of, random_queries
+from .strategies import frames_of, random_queries  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Sending large graph:UserWarning")
 
@@ -145,7 +145,8 @@ def test_null_by_key_is_a_system(client, cranfield):
     runs = runs.astype({"system": object})
     runs.loc[runs["system"] == "bm25", "system"] = None
     drun = dd.from_pandas(runs, npartitions=4, sort=False)
-    got, want = both(drun, drun.compute(), lambda r: r.ir.evaluate(qrels, ["ap", "rr"], by="system"))
+    got, want = both(drun, drun.compute(),
+                     lambda r: r.ir.evaluate(qrels, ["ap", "rr"], by="system"))
     same(got, want)
     assert want.index.get_level_values("system").isna().sum() == qrels["qid"].nunique()
 
@@ -253,7 +254,8 @@ def test_errors_are_the_pandas_accessors(client, bad, when):
     with pytest.raises(ValueError) as pandas_error:
         run.ir.ap(qrels)
     drun = dd.from_pandas(run, npartitions=3, sort=False)
-    with pytest.raises(type(pandas_error.value), match="^" + re.escape(str(pandas_error.value)[:40])):
+    with pytest.raises(type(pandas_error.value),
+                       match="^" + re.escape(str(pandas_error.value)[:40])):
         lazy = drun.ir.ap(qrels)
         assert when == "compute", "should have raised at the call"
         lazy.compute()
@@ -269,7 +271,8 @@ def test_bad_arguments_raise_at_the_call(example, call):
     drun, run, qrels = example
     with pytest.raises(ValueError) as pandas_error:
         call(run, qrels)
-    with pytest.raises(type(pandas_error.value), match="^" + re.escape(str(pandas_error.value)[:30])):
+    with pytest.raises(type(pandas_error.value),
+                       match="^" + re.escape(str(pandas_error.value)[:30])):
         call(drun, qrels)  # no compute: raised when the graph is built
 
 

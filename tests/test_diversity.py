@@ -154,7 +154,8 @@ def _ours_for(measure) -> str:
         return f"{name.lower()}(alpha={params['alpha']},beta={params['beta']})"
     if name == "AP_IA":
         return "map_ia"
-    inner = f"(alpha={params['alpha']})" if "alpha" in params and params["alpha"] is not None else ""
+    has_alpha = "alpha" in params and params["alpha"] is not None
+    inner = f"(alpha={params['alpha']})" if has_alpha else ""
     return f"{IRM[name]}@{k}{inner}"
 
 

@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
-from trunc_accessor.registry import REGISTRY
 
 import trunc_accessor as ta
 from trunc_accessor import single
+from trunc_accessor.registry import REGISTRY
 
 from .conftest import DATA, need, pytrec_dicts
 

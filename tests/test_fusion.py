@@ -52,7 +52,8 @@ def fused(method, norm=None, **params) -> dict:
 
 
 def test_comb_methods_ranx_fixtures():
-    assert fused("comb_sum") == {"q1": {"d1": 4, "d2": 4, "d3": 4}, "q2": {"d1": 2, "d2": 4, "d3": 6}}
+    assert fused("comb_sum") == {"q1": {"d1": 4, "d2": 4, "d3": 4},
+                                 "q2": {"d1": 2, "d2": 4, "d3": 6}}
     assert fused("mnz") == {"q1": {"d1": 8, "d2": 8, "d3": 8}, "q2": {"d1": 4, "d2": 8, "d3": 12}}
     assert fused("anz") == {"q1": {"d1": 2, "d2": 2, "d3": 2}, "q2": {"d1": 1, "d2": 2, "d3": 3}}
     assert fused("max") == {"q1": {"d1": 3, "d2": 2, "d3": 3}, "q2": {"d1": 1, "d2": 2, "d3": 3}}
@@ -215,7 +216,8 @@ def normed(norm):
 
 def test_normalisations_ranx_fixtures():
     before = NORM_RUN.clone()
-    assert normed("max") == {"q1": {"d1": 1 / 3, "d2": 2 / 3, "d3": 1}, "q2": {"d1": 1 / 2, "d2": 1}}
+    assert normed("max") == {"q1": {"d1": 1 / 3, "d2": 2 / 3, "d3": 1},
+                             "q2": {"d1": 1 / 2, "d2": 1}}
     assert normed("min-max") == {"q1": {"d1": 0, "d2": 1 / 2, "d3": 1}, "q2": {"d1": 0, "d2": 1}}
     for name in ("min_max_inverted", "min-max-inverted"):
         assert normed(name) == {"q1": {"d1": 1, "d2": 1 / 2, "d3": 0}, "q2": {"d1": 1, "d2": 0}}

@@ -19,11 +19,11 @@ import polars as pl
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from trunc_accessor.frames import to_pandas
-from trunc_accessor.registry import REGISTRY
 
 import trunc_accessor as ta
 from trunc_accessor import single
+from trunc_accessor.frames import to_pandas
+from trunc_accessor.registry import REGISTRY
 
 from . import reference as ref
 from .strategies import random_queries

@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
-from trunc_accessor.accessors.polars import LazyPolarsIR
 
 import trunc_accessor as ta
 from trunc_accessor import InputError, cli
+from trunc_accessor.accessors.polars import LazyPolarsIR
 
 from .conftest import DATA, need
 
@@ -42,7 +42,8 @@ def test_a_missing_qid_in_a_lazy_run_or_qrels_is_an_error(tmp_path):
 
 
 def test_parquet_files_of_different_schemas_name_the_column(tmp_path):
-    pl.DataFrame({"qid": ["1"], "docid": ["a"], "score": [1.0]}).write_parquet(tmp_path / "a.parquet")
+    pl.DataFrame({"qid": ["1"], "docid": ["a"], "score": [1.0]}).write_parquet(
+        tmp_path / "a.parquet")
     pl.DataFrame({"qid": [2], "docid": ["c"], "score": [1.0]}).write_parquet(tmp_path / "b.parquet")
     with pytest.raises(InputError, match="do not share one schema.*qid"):
         ta.evaluate_parquet([str(tmp_path / "a.parquet"), str(tmp_path / "b.parquet")],
@@ -171,7 +172,8 @@ def test_resampling_memory_does_not_grow_with_n_resamples():
         "                    'system': ['a'] * 22 + ['b'] * 22 + ['c'] * 22,\n"
         "                    'ap': list(x) + list(y) + list((x + y) / 2)})\n"
         "stats.compare(per, by='system')  # load SciPy before the cap\n"
-        "vm = [int(l.split()[1]) * 1024 for l in open('/proc/self/status') if l.startswith('VmSize')][0]\n"
+        "vm = [int(line.split()[1]) * 1024 for line in open('/proc/self/status')\n"
+        "      if line.startswith('VmSize')][0]\n"
         "soft = vm + 2 ** 29  # what is mapped now + 512 MiB\n"
         "resource.setrlimit(resource.RLIMIT_AS, (soft, resource.RLIM_INFINITY))\n"
         "r = stats.compare(per, by='system', test='randomization', n_resamples=2 ** 22)\n"

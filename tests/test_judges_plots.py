@@ -14,7 +14,7 @@ from .test_plot_pngs import _legend_in_figure, _legend_outside, _overlaps, _rend
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt
+import matplotlib.pyplot as plt  # noqa: E402 - after choosing the Agg backend
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
 

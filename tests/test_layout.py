@@ -82,7 +82,8 @@ def test_each_subpackage_imports_alone(sub):
 
 def test_every_module_lives_in_a_subpackage():
     top = sorted(p.name for p in PACKAGE.glob("*.py"))
-    assert top == ["__init__.py", "__main__.py", "_moved.py", "_typing.py", "errors.py", "warn.py"], top
+    assert top == ["__init__.py", "__main__.py", "_moved.py", "_typing.py", "errors.py",
+                   "warn.py"], top
     for sub in SUBPACKAGES:
         doc = importlib.import_module(f"trunc_accessor.{sub}").__doc__
         assert doc and len(doc.split()) > 10, f"{sub}: say what it owns"

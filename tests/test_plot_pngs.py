@@ -14,7 +14,7 @@ import trunc_accessor as ta
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt
+import matplotlib.pyplot as plt  # noqa: E402 - after choosing the Agg backend
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,8 @@ def test_ci_runs_the_readme_test_command():
     readme = (ROOT / "README.md").read_text()
     ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()[-1]
     assert ci in readme
-    assert "python examples/quickstart.py" in readme and (ROOT / "examples" / "quickstart.py").exists()
+    assert "python examples/quickstart.py" in readme
+    assert (ROOT / "examples" / "quickstart.py").exists()
 
 
 def test_examples_run():

@@ -118,7 +118,8 @@ def test_tie_aware_terminal_metrics_equal_brute_force(queries, level):
     for qid, grades, scores, extra in queries:
         judged = [g for g in grades if g is not None] + extra
         for spec, fn in REFS.items():
-            want = ref.brute_force_mean(fn, grades, scores, judged, level, **REF_PARAMS.get(spec, {}))
+            want = ref.brute_force_mean(fn, grades, scores, judged, level,
+                                        **REF_PARAMS.get(spec, {}))
             assert res.loc[qid, ta.parse(spec).label] == pytest.approx(want, abs=1e-12), (qid, spec)
 
 

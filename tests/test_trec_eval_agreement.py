@@ -35,15 +35,18 @@ BINARY_ONLY = [("rbp", "rbp(p=0.9)")]  # trec_eval min-max normalises graded gai
 # name: (run, qrels, trec_eval -q output, relevance level, binary qrels?)
 DATASETS = {
     "trec_eval-binary": (TE / "results.test", TE / "qrels.test", TE / "out.test.aq", 1, True),
-    "trec_eval-graded-l2": (TE / "results.test", TE / "qrels.rel_level", TE / "out.test.aql", 2, False),
+    "trec_eval-graded-l2": (TE / "results.test", TE / "qrels.rel_level", TE / "out.test.aql", 2,
+                            False),
     "trec_eval-comment-ties": (TE / "results.comment.test", TE / "qrels.comment.test",
                                TE / "generated" / "out.comment.test.aq.v10.0", 1, False),
     "trectools-robust03": (DATA / "trectools" / "input.uic0301",
                            DATA / "trectools" / "robust03_cs_qrels.txt",
-                           DATA / "trectools" / "trec_eval_outputs" / "uic0301.v10.0.q.all_trec.txt",
+                           DATA / "trectools" / "trec_eval_outputs"
+                           / "uic0301.v10.0.q.all_trec.txt",
                            1, False),
     "ir_measures-cwl": (DATA / "ir_measures" / "cwl.run", DATA / "ir_measures" / "cwl.qrels",
-                        DATA / "ir_measures" / "trec_eval_outputs" / "cwl.v10.0.q.all_trec.txt", 1, False),
+                        DATA / "ir_measures" / "trec_eval_outputs" / "cwl.v10.0.q.all_trec.txt",
+                        1, False),
     "ranx": (DATA / "ranx" / "run.trec", DATA / "ranx" / "qrels.trec",
              DATA / "ranx" / "trec_eval_outputs" / "ranx.v10.0.q.all_trec.txt", 1, False),
 }
@@ -135,12 +138,14 @@ PYTREC_SET = {"map", "map_cut.10,100", "ndcg", "ndcg_cut.10,100", "P.10,100", "r
 
 @pytest.mark.parametrize("library", ["pandas", "polars"])
 @pytest.mark.parametrize("name", ["trec_eval-binary", "trec_eval-graded-l2",
-                                  "trec_eval-comment-ties", "trectools-robust03", "ir_measures-cwl"])
+                                  "trec_eval-comment-ties", "trectools-robust03",
+                                  "ir_measures-cwl"])
 def test_per_query_equals_pytrec_eval(name, library):
     pytrec_eval = pytest.importorskip("pytrec_eval")
     run_path, qrels_path, _, level, _ = DATASETS[name]
     run_d, qrels_d = pytrec_dicts(run_path, qrels_path)
-    expected = pytrec_eval.RelevanceEvaluator(qrels_d, PYTREC_SET, relevance_level=level).evaluate(run_d)
+    expected = pytrec_eval.RelevanceEvaluator(qrels_d, PYTREC_SET,
+                                              relevance_level=level).evaluate(run_d)
     run, qrels, *_ = _load(name, library)
     res = _evaluate(run, qrels, list(PYTREC.values()), level, ties="trec_eval9")
     assert expected
@@ -163,7 +168,8 @@ def test_average_differs_from_trec_eval_only_on_tied_queries():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         avg = run.ir.evaluate(qrels, ["ap", "ndcg@10", "rr"]).to_pandas().set_index("qid")
-        te = run.ir.evaluate(qrels, ["ap", "ndcg@10", "rr"], ties="trec_eval").to_pandas().set_index("qid")
+        te = (run.ir.evaluate(qrels, ["ap", "ndcg@10", "rr"], ties="trec_eval").to_pandas()
+              .set_index("qid"))
     tied_q = set(run.filter(pl.struct("qid", "score").is_duplicated())["qid"].to_list())
     diff = (avg - te).abs().max(axis=1)
     changed = set(diff[diff > 1e-12].index)

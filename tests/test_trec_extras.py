@@ -67,11 +67,15 @@ DATASETS = {
                                    TE / "generated" / "out.comment.test.aq.v10.0", 1),
     "trectools robust03": (DATA / "trectools" / "input.uic0301",
                            DATA / "trectools" / "robust03_cs_qrels.txt",
-                           DATA / "trectools" / "trec_eval_outputs" / "uic0301.v10.0.q.all_trec.txt", 1),
+                           DATA / "trectools" / "trec_eval_outputs"
+                           / "uic0301.v10.0.q.all_trec.txt", 1),
     "ir_measures cwl": (DATA / "ir_measures" / "cwl.run", DATA / "ir_measures" / "cwl.qrels",
-                        DATA / "ir_measures" / "trec_eval_outputs" / "cwl.v10.0.q.all_trec.txt", 1),
-    "ir_measures compat": (DATA / "ir_measures" / "compat.run", DATA / "ir_measures" / "compat.qrels",
-                           DATA / "ir_measures" / "trec_eval_outputs" / "compat.v10.0.q.all_trec.txt", 1),
+                        DATA / "ir_measures" / "trec_eval_outputs" / "cwl.v10.0.q.all_trec.txt",
+                        1),
+    "ir_measures compat": (DATA / "ir_measures" / "compat.run",
+                           DATA / "ir_measures" / "compat.qrels",
+                           DATA / "ir_measures" / "trec_eval_outputs"
+                           / "compat.v10.0.q.all_trec.txt", 1),
     "ranx": (DATA / "ranx" / "run.trec", DATA / "ranx" / "qrels.trec",
              DATA / "ranx" / "trec_eval_outputs" / "ranx.v10.0.q.all_trec.txt", 1),
 }
@@ -148,11 +152,13 @@ def test_v10_lround_differs_from_v9_where_the_stored_outputs_do():
     v10 = read_trec_eval_output(TE / "out.test.aq")
     v9 = read_trec_eval_output(need(TE / "v9.0.8" / "out.test.aq"))
     res = _evaluate(run, qrels, ["iprec_at_recall(recall=0.1)", "interpolated_precision_11pt"])
-    differ = [(m, q) for (m, q) in v10 if m.startswith(("iprec", "11pt")) and v10[(m, q)] != v9[(m, q)]]
+    differ = [(m, q) for (m, q) in v10
+              if m.startswith(("iprec", "11pt")) and v10[(m, q)] != v9[(m, q)]]
     assert ("iprec_at_recall_0.10", "301") in differ
     assert res.loc["301", "iprec_at_recall(recall=0.1)"] == pytest.approx(
         v10[("iprec_at_recall_0.10", "301")], abs=5e-5)
-    assert abs(res.loc["301", "iprec_at_recall(recall=0.1)"] - v9[("iprec_at_recall_0.10", "301")]) > 1e-4
+    assert abs(res.loc["301", "iprec_at_recall(recall=0.1)"]
+               - v9[("iprec_at_recall_0.10", "301")]) > 1e-4
 
 
 # --------------------------------------------------------------------------- pytrec_eval
@@ -423,9 +429,11 @@ def test_every_new_metric_documents_r0_empty_source_and_example():
     ("rprec_mult(mult=1)", "rprec_mult"), ("rprec_mult(mult=0.2)", "rprec_mult(mult=0.2)"),
     ("set_f(beta=1)", "set_f"), ("set_F(beta=0.5)", "set_f(beta=0.5)"),
     ("set_map", "set_ap"), ("judged@10", "judged@10"), ("unj@5", "unjudged@5"),
-    ("compat(p=0.95,normalize=True)", "compat"), ("compat(normalize=False)", "compat(normalize=False)"),
+    ("compat(p=0.95,normalize=True)", "compat"),
+    ("compat(normalize=False)", "compat(normalize=False)"),
     ("num_rel_ret@10", "num_rel_ret@10"), ("relative_p@5", "relative_precision@5"),
-    ("ndcg@10(gains=exp)", "ndcg@10(gains=exponential)"), ("ndcg(gains='exp')", "ndcg(gains=exponential)"),
+    ("ndcg@10(gains=exp)", "ndcg@10(gains=exponential)"),
+    ("ndcg(gains='exp')", "ndcg(gains=exponential)"),
     ("ndcg(gains=linear, log_base=2)", "ndcg"), ("dcg(log_base=10)", "dcg(log_base=10)"),
     ("ndcg@5(log_base=2.0, gains=exponential)", "ndcg@5(gains=exponential)"),
 ])
@@ -484,7 +492,8 @@ def test_dcg_gain_and_base_variants():
                                                             + 1 / math.log10(5))
     assert single.ndcg(grades, log_base=10) == pytest.approx(single.ndcg(grades), rel=1e-14)
     # the defaults are the unchanged computation, bit for bit
-    assert single.ndcg(grades, log_base=2) == single.ndcg(grades) == pytest.approx(0.98544, abs=1e-5)
+    assert (single.ndcg(grades, log_base=2) == single.ndcg(grades)
+            == pytest.approx(0.98544, abs=1e-5))
 
 
 def test_exponential_gains_on_ranx_data():
@@ -513,7 +522,8 @@ def test_new_metrics_by_systems_and_polars_agree():
                        res.loc["A"][metrics].to_numpy(), equal_nan=True)
     # order-bound metrics agree across libraries under trec_eval's order
     a = _evaluate(run, qrels, ["infap", "interpolated_precision_11pt"])
-    b = _evaluate(pl.from_pandas(run), pl.from_pandas(qrels), ["infap", "interpolated_precision_11pt"])
+    b = _evaluate(pl.from_pandas(run), pl.from_pandas(qrels),
+                  ["infap", "interpolated_precision_11pt"])
     assert np.allclose(a.to_numpy(), b.to_numpy(), equal_nan=True)
 
 
@@ -549,7 +559,8 @@ def test_compat_refuses_a_tie_too_large_for_its_exact_mean(monkeypatch):
         single.compat(graded, scores=scores, qrels_grades=judged)
     monkeypatch.setattr(compat_module, "CHUNK", 7)  # chunking changes nothing
     monkeypatch.setattr(compat_module, "MAX_TERMS", 10 ** 6)
-    assert single.compat(graded, scores=scores, qrels_grades=judged) == pytest.approx(exact, abs=1e-14)
+    assert (single.compat(graded, scores=scores, qrels_grades=judged)
+            == pytest.approx(exact, abs=1e-14))
 
 
 def test_interpolated_precision_refuses_a_huge_tie_before_enumerating_it():

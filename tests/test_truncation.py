@@ -45,7 +45,8 @@ def _naive_curve(fn, grades, scores, judged, level, ties):
 
 @settings(max_examples=60, deadline=None)
 @given(queries=random_queries(grades=st.sampled_from([None, 0, 1, 2]), max_extra=2,
-                               max_extra_grade=2, sort_scores=True), ties=st.sampled_from(["average", "first"]))
+                               max_extra_grade=2, sort_scores=True),
+       ties=st.sampled_from(["average", "first"]))
 def test_curve_and_optimum_equal_naive_prefix_evaluation(queries, ties):
     run, qrels = frames_of(queries)
     qids = [q[0] for q in queries]
@@ -60,7 +61,8 @@ def test_curve_and_optimum_equal_naive_prefix_evaluation(queries, ties):
             got = curve[curve.qid == qid].set_index("depth")["value"]
             assert list(got.index) == list(want), (spec, qid)
             for d, v in want.items():
-                assert (math.isnan(v) and math.isnan(got[d])) or got[d] == pytest.approx(v, abs=1e-12)
+                assert ((math.isnan(v) and math.isnan(got[d]))
+                        or got[d] == pytest.approx(v, abs=1e-12))
             defined = {d: v for d, v in want.items() if not math.isnan(v)}
             if not defined:
                 assert math.isnan(best.loc[qid, "value"])

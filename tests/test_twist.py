@@ -546,7 +546,8 @@ def test_several_twist_metrics_compute_the_curves_once(monkeypatch):
 
 
 # --------------------------------------------------------------------------- ties
-EXACT = [("space_ratio_plus", _ref("sigma_plus"), {}), ("space_ratio_minus", _ref("sigma_minus"), {}),
+EXACT = [("space_ratio_plus", _ref("sigma_plus"), {}),
+         ("space_ratio_minus", _ref("sigma_minus"), {}),
          ("space_ratio_plus(depth=4)", _ref("sigma_plus"), {"depth": 4}),
          ("space_ratio_minus(depth=4)", _ref("sigma_minus"), {"depth": 4})]
 ORDERED = [(m, _ref(p), {}) for m, p in zip(METRICS, PARTS)] + [

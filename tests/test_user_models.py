@@ -37,7 +37,7 @@ irm = pytest.importorskip("ir_measures")
 pytest.importorskip("cwl")
 logging.getLogger("ir_measures.cwl_eval").disabled = True
 
-from cwl.ruler.cwl_ruler import (
+from cwl.ruler.cwl_ruler import (  # noqa: E402 - after the importorskip calls above
     BPMCWLMetric,
     INSQCWLMetric,
     INSTCWLMetric,
@@ -47,7 +47,7 @@ from cwl.ruler.cwl_ruler import (
     NERReq10CWLMetric,
     NERReq11CWLMetric,
 )
-from cwl.ruler.ranking import Ranking
+from cwl.ruler.ranking import Ranking  # noqa: E402
 
 logging.getLogger("cwl").disabled = True
 

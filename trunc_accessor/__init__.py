@@ -37,6 +37,8 @@ from .warn import (
     UndefinedTieOrderWarning,
 )
 
+# the one place the version is written: pyproject.toml reads it (tool.setuptools.dynamic), so
+# the installed metadata (importlib.metadata.version) and --version say the same
 __version__ = "0.1.0"
 
 # Loaded on first use (PEP 562), so `import trunc_accessor` and the command line start

@@ -50,7 +50,9 @@ def aggregate(values: Frame, by: str | Sequence[str] | None = None,
                              f"not have; found {values.columns}")
         metric_cols = [c for c, t in values.schema.items() if c not in by and t == pl.Float64]
         exprs = [_polars_summary(c, undefined) for c in metric_cols]
-        return values.group_by(by, maintain_order=True).agg(exprs).sort(by) if by else values.select(exprs)
+        if by:
+            return values.group_by(by, maintain_order=True).agg(exprs).sort(by)
+        return values.select(exprs)
     if not (is_pandas(values) or is_pandas(values, "Series")):
         raise InputTypeError("aggregate takes the per-query values of an accessor call (a "
                              "pandas Series/DataFrame or a Polars DataFrame), not "

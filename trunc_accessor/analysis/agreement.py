@@ -28,8 +28,14 @@ import numpy as np
 import polars as pl
 
 from .._typing import Frame, Result
-from ..core.frames import (InputError, InputTypeError, _key_kind, is_pandas, resolve_run_columns,
-                           to_polars)
+from ..core.frames import (
+    InputError,
+    InputTypeError,
+    _key_kind,
+    is_pandas,
+    resolve_run_columns,
+    to_polars,
+)
 from ..core.registry import check_p
 
 __all__ = ["kendall_tau", "metric_agreement", "overlap", "rbo", "tau_ap"]
@@ -176,8 +182,8 @@ def metric_agreement(system_means: Frame, *, ties: str = "average") -> Result:
     ``system_means`` has one row per system and one column per metric (pandas: every
     column is a metric, the index names the systems; Polars: every numeric column is a
     metric, other columns are ignored), or is the table ``trunc_accessor.experiment``
-    returns (its ``mean`` column per system and metric). Returns a long frame of the caller's library with
-    columns ``metric_a, metric_b, kendall_tau, tau_ap, tau_ap_symmetric`` for every
+    returns (its ``mean`` column per system and metric). Returns a long frame of the caller's
+    library with columns ``metric_a, metric_b, kendall_tau, tau_ap, tau_ap_symmetric`` for every
     ordered pair a ≠ b (τ_AP takes ``metric_a`` as the truth, so both orders are listed).
     Each pair uses the systems where both means are defined (not NaN/null).
 
@@ -206,7 +212,8 @@ def metric_agreement(system_means: Frame, *, ties: str = "average") -> Result:
     else:
         raise InputTypeError("system_means must be a pandas or Polars DataFrame, not "
                              f"{type(system_means).__name__}")
-    rows: dict[str, list] = {k: [] for k in ("metric_a", "metric_b", "kendall_tau", "tau_ap", "tau_ap_symmetric")}
+    rows: dict[str, list] = {k: [] for k in ("metric_a", "metric_b", "kendall_tau", "tau_ap",
+                                             "tau_ap_symmetric")}
     for i, ma in enumerate(names):
         for j, mb in enumerate(names):
             if i == j:
@@ -262,7 +269,8 @@ def _align_ids(r: pl.DataFrame, o: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataF
     """Same dtype for qid and docid in both frames (strings unless they already agree)."""
     for c in ("qid", "docid"):
         if r.schema[c] != o.schema[c]:
-            r, o = r.with_columns(pl.col(c).cast(pl.String)), o.with_columns(pl.col(c).cast(pl.String))
+            r, o = (r.with_columns(pl.col(c).cast(pl.String)),
+                    o.with_columns(pl.col(c).cast(pl.String)))
     return r, o
 
 

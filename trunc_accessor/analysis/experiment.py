@@ -470,7 +470,8 @@ def report(result: Frame, format: str = "markdown", *, decimals: int = 4,
     rows = "".join("<tr><th>" + name + "</th>" + "".join(
         "<td>" + (c.replace("^", "<sup>") + "</sup>" if "^" in c else c) + "</td>" for c in row)
         + "</tr>" for name, row in zip(names, cells.itertuples(index=False)))
-    head = "<tr><th>" + by_text + "</th>" + "".join(f"<th>{m}</th>" for m in cells.columns) + "</tr>"
+    head = ("<tr><th>" + by_text + "</th>" + "".join(f"<th>{m}</th>" for m in cells.columns)
+            + "</tr>")
     return f"<table><caption>{caption}</caption><thead>{head}</thead><tbody>{rows}</tbody></table>"
 
 

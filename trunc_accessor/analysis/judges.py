@@ -52,8 +52,8 @@ import polars as pl
 
 from .._typing import Frame, Result
 from ..errors import InputError
-from ..warn import AgreementWarning, warn
 from ..io.examples import load_judges
+from ..warn import AgreementWarning, warn
 from . import label_stats as ls
 from ._common import _check_choice
 from .judges_detail import bland_altman, confusion_matrix, per_grade

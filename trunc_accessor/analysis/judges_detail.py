@@ -158,7 +158,9 @@ def bland_altman(reference: Frame | Mapping[str, Frame], other: Frame | None = N
     lab = _read(args, names, function="bland_altman", missing=missing, two=True,
                 relevance_level=relevance_level)
     sums = ls.difference_sums(lab.q, lab.values[:, 0], lab.values[:, 1], lab.n_q)
-    finish = lambda s: ls.bland_altman(s, z, ddof)
+    def finish(s):
+        return ls.bland_altman(s, z, ddof)
+
     table = finish(sums) if by == "qid" else finish(sums.sum(axis=0))[None, :]
     names5 = ("n", "bias", "sd", "loa_low", "loa_high")
     cols: dict[str, Any] = {lab.qid_name: lab.qids} if by == "qid" else {}

@@ -37,9 +37,9 @@ class LeaderboardAgreement:
     rank_a, rank_b (1 = best; ties share their average rank) and rank_change (rank_b −
     rank_a). ``summary``: one row per metric with n_systems, n_queries, kendall_tau (τ-b),
     tau_ap (qrels a as the truth), tau_ap_symmetric, spearman, top_k_overlap (with k),
-    max_rank_change and the system(s) that move most (none when no rank changes), significant_a / significant_b (pairs
-    significantly different under each) and changed (pairs whose verdict differs).
-    ``pairs``: metric, system, other, delta_a, p_adjusted_a, significant_a, delta_b,
+    max_rank_change and the system(s) that move most (none when no rank changes), significant_a /
+    significant_b (pairs significantly different under each) and changed (pairs whose verdict
+    differs). ``pairs``: metric, system, other, delta_a, p_adjusted_a, significant_a, delta_b,
     p_adjusted_b, significant_b and change ("both", "neither", "only a", "only b" with the
     judges' names, or "reversed": significant under both in opposite directions).
     ``names``: the two qrels' names.

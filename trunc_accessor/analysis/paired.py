@@ -78,8 +78,8 @@ def multipletests(pvalues: Sequence[float] | np.ndarray, method: str = "holm") -
     outside = ok & ~((p >= 0) & (p <= 1))
     if outside.any():
         where = int(np.flatnonzero(outside.ravel())[0])
-        raise InputError(f"multipletests: p-value {float(p.ravel()[where])!r} (position {where}) is "
-                         f"not a probability in [0, 1]")
+        raise InputError(f"multipletests: p-value {float(p.ravel()[where])!r} "
+                         f"(position {where}) is not a probability in [0, 1]")
     q = p[ok]
     if q.size == 0:
         return out

@@ -63,11 +63,15 @@ of Priority says so (check it with ``top_grade=1`` for the binary reading):
 >>> cx["rankings"], [round(v, 6) for v in cx["values"]]
 (('21', '12'), [0.342, 0.342])
 >>> t = properties.table(["rr", "rbp"], max_length=6, threshold_n=20, top_grade=1)
->>> print(t.astype(int).to_string())  # doctest: +NORMALIZE_WHITESPACE
-        Priority  Top-weightedness  Deepness threshold  Shallowness threshold  Confidence  Recall  Redundancy
-metric
-rr             0                 0                   1                      0           0       0           1
-rbp            1                 1                   1                      1           0       0           0
+>>> print(t.astype(int).T.to_string())  # doctest: +NORMALIZE_WHITESPACE
+metric                 rr  rbp
+Priority                0    1
+Top-weightedness        0    1
+Deepness threshold      1    1
+Shallowness threshold   0    1
+Confidence              0    0
+Recall                  0    0
+Redundancy              1    0
 
 A verdict is only as good as the space: RR has no Top-weightedness counterexample among
 rankings of length ≤ 4; the smallest is 10101 swapped at 1–2 and at 3–4: 11001 vs 10110,
@@ -199,8 +203,8 @@ def _pairwise(space: _Space, left, right, measure, tol, claim, lengths=None):
         return True, None, int(valid.sum()), int((~valid).sum())
     idx = np.flatnonzero(bad)
     if lengths is None:
-        lengths = np.array([max(len(space.keys[l][0]), len(space.keys[r][0]))
-                            for l, r in zip(left[idx], right[idx])])
+        lengths = np.array([max(len(space.keys[a][0]), len(space.keys[b][0]))
+                            for a, b in zip(left[idx], right[idx])])
     else:
         lengths = np.asarray(lengths)[idx]
     # shortest, then the worst; a difference within ``tol`` is an equality (0), so that

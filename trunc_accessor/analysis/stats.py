@@ -179,9 +179,10 @@ def compare(per_query: Frame | Mapping[Any, Frame], baseline: Any = None, test: 
     ci_method = CIS[ci].scipy_method or "t"
     paired = TESTS[test]
 
-    cols: dict[str, list] = {k: [] for k in ("metric", "system", other_col, "n", "mean_system", "mean_other",
-                            "delta", "ci_low", "ci_high", "p_value", "p_adjusted",
-                            "significant", "wins", "ties", "losses", "effect_size")}
+    cols: dict[str, list] = {k: [] for k in ("metric", "system", other_col, "n", "mean_system",
+                                             "mean_other", "delta", "ci_low", "ci_high",
+                                             "p_value", "p_adjusted", "significant", "wins",
+                                             "ties", "losses", "effect_size")}
     for metric in data.metrics:
         v = data.matrix(metric, undefined)
         diffs, masks = [], []

@@ -57,8 +57,8 @@ def tukey_hsd(per_query: Frame, undefined: str = "skip", alpha: float = 0.05,
     not treated as blocks), as ``scipy.stats.tukey_hsd(*values_per_system)`` computes it — what
     ranx reports. Only the queries with a value for every system are used ("skip" drops a query
     undefined in any system; "zero" counts undefined values as 0; a query some system has
-    no row for is dropped with a ``DroppedQueriesWarning`` naming the system). Returns metric, system,
-    other, n, mean_system, mean_other, delta, ci_low, ci_high (Tukey's simultaneous interval
+    no row for is dropped with a ``DroppedQueriesWarning`` naming the system). Returns metric,
+    system, other, n, mean_system, mean_other, delta, ci_low, ci_high (Tukey's simultaneous interval
     at ``confidence``), p_value (already family-wise adjusted) and significant."""
     _check_common(undefined, alpha)
     _check_prob("confidence", confidence)
@@ -67,8 +67,9 @@ def tukey_hsd(per_query: Frame, undefined: str = "skip", alpha: float = 0.05,
     if len(data.systems) < 2:
         raise InputError(f"tukey_hsd needs at least two systems, got {data.systems}")
     _say_lacking(data, "tukey_hsd", "only the queries every system has are used")
-    cols: dict[str, list] = {k: [] for k in ("metric", "system", "other", "n", "mean_system", "mean_other",
-                            "delta", "ci_low", "ci_high", "p_value", "significant")}
+    cols: dict[str, list] = {k: [] for k in ("metric", "system", "other", "n", "mean_system",
+                                             "mean_other", "delta", "ci_low", "ci_high",
+                                             "p_value", "significant")}
     for metric in data.metrics:
         x = _complete_block(data, metric, undefined)
         s = x.shape[1]
@@ -103,8 +104,8 @@ def randomized_tukey_hsd(per_query: Frame, n_resamples: int = 10000, seed: int |
     if len(data.systems) < 2:
         raise InputError(f"randomized_tukey_hsd needs at least two systems, got {data.systems}")
     _say_lacking(data, "randomized_tukey_hsd", "only the queries every system has are used")
-    cols: dict[str, list] = {k: [] for k in ("metric", "system", "other", "n", "mean_system", "mean_other",
-                            "delta", "p_value", "significant")}
+    cols: dict[str, list] = {k: [] for k in ("metric", "system", "other", "n", "mean_system",
+                                             "mean_other", "delta", "p_value", "significant")}
     for metric in data.metrics:
         x = _complete_block(data, metric, undefined)
         q, s = x.shape

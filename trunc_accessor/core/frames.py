@@ -1,5 +1,6 @@
 """Frames in, frames out: validation and normalisation (the column names live in
-``trunc_accessor.core.columns``, the identifier rule in ``trunc_accessor.core.keys``; both re-exported here).
+``trunc_accessor.core.columns``, the identifier rule in ``trunc_accessor.core.keys``; both
+re-exported here).
 
 This is the only module that knows the quirks of pandas and Polars. What it hands to
 ``trunc_accessor.prepare`` holds only the engine's own column names, so no user column
@@ -117,12 +118,14 @@ def to_polars(frame, columns: Sequence[str], label: str = "frame") -> pl.DataFra
         # a pandas column of objects with no value (empty, or all None) has no type: Null;
         # so has a column of an empty frame built from empty lists (pandas makes it float64)
         untyped = [c for i, c in enumerate(out.columns)
-                   if (sub.dtypes.iloc[i] == object and out[c].null_count() == out.height)
+                   if (sub.dtypes.iloc[i] == object  # noqa: E721 - a dtype equals object
+                       and out[c].null_count() == out.height)
                    or (out.height == 0 and sub.dtypes.iloc[i] == np.float64)]
         if untyped:
             out = out.with_columns(pl.col(c).cast(pl.Null) for c in untyped)
         return out.rename(dict(zip(plain.columns, columns)))
-    raise InputTypeError(f"{label} must be a pandas or Polars DataFrame, not {type(frame).__name__}")
+    raise InputTypeError(f"{label} must be a pandas or Polars DataFrame, "
+                         f"not {type(frame).__name__}")
 
 
 def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
@@ -359,7 +362,8 @@ def result_polars(keys: pl.DataFrame, values: dict[str, np.ndarray]) -> pl.DataF
     )
 
 
-def result_schema(run_schema: pl.Schema, cols: Columns, kt: KeyTypes, labels: Sequence[str]) -> dict:
+def result_schema(run_schema: pl.Schema, cols: Columns, kt: KeyTypes,
+                  labels: Sequence[str]) -> dict:
     schema: dict = {b: run_schema[b] for b in cols.by}
     schema[cols.run_qid] = kt.qid
     for label in labels:

@@ -168,7 +168,8 @@ def may_repeat(frame: pl.DataFrame, keys: Sequence[str]) -> bool:
     """Whether some key may occur twice: a 64-bit hash of the keys has fewer distinct values
     than there are rows (several times cheaper than an exact pass, which callers run only
     then)."""
-    return frame.height > 1 and frame.select(pl.struct(keys).hash().n_unique()).item() < frame.height
+    return (frame.height > 1
+            and frame.select(pl.struct(keys).hash().n_unique()).item() < frame.height)
 
 
 def qid_sort_keys(frame: pl.DataFrame, qid: str) -> list[pl.Expr]:

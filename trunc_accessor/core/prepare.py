@@ -57,8 +57,8 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
     negative grade is "in the pool, not judged"; the condensed lists of Sakai 2007).
 
     ``subtopics``: diversity qrels (qid, subtopic, docid, rel; ``qrels`` then holds each
-    document's ad hoc grade, by default its largest: ``frames.adhoc_qrels``): the preparation's ``aspects`` (``.aspects``) pair its rows
-    with the subtopics they are relevant to.
+    document's ad hoc grade, by default its largest: ``frames.adhoc_qrels``): the preparation's
+    ``aspects`` (``.aspects``) pair its rows with the subtopics they are relevant to.
 
     For one batch of a call evaluated in query batches: ``systems`` are those of the whole
     call, ``max_grade`` the largest grade of its whole qrels, and ``notes`` gathers what is
@@ -145,7 +145,8 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
         seg, grade, score = seg[keep], grade[keep], score[keep]
         rank = rank[keep] if rank is not None else None
 
-    # order: rank ascending, else score descending; nothing is moved when the rows are in ranking order already
+    # order: rank ascending, else score descending; nothing is moved when the rows are in
+    # ranking order already
     order = _ranking_order(run, keep, seg, score, rank, ties)
     if order is not None:
         seg, grade, score = seg[order], grade[order], score[order]
@@ -259,9 +260,9 @@ def _grades(run: pl.DataFrame, qrels: pl.DataFrame, q_row: np.ndarray, run_key: 
 def _hits(run: pl.DataFrame, qrels: pl.DataFrame, q_row: np.ndarray, run_key: np.ndarray,
           q_index: np.ndarray, unique: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """The (run row, qrels row) pairs of equal (scored qid, docid): a join on one 64-bit key
-    (``run_key``: ``_key`` of the run's docid hashes and ``q_row``) whose hits are then compared as values (any false hit, or with ``unique`` a repeated
-    key, sends the exact join on the values). ``unique=False``: a qrels (qid, docid) may
-    have several rows (one per subtopic)."""
+    (``run_key``: ``_key`` of the run's docid hashes and ``q_row``) whose hits are then compared as
+    values (any false hit, or with ``unique`` a repeated key, sends the exact join on the values).
+    ``unique=False``: a qrels (qid, docid) may have several rows (one per subtopic)."""
     if not run.height or not qrels.height:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     qrels_key = pl.Series("k", _key(_hash(qrels["docid"]), q_index))
@@ -271,7 +272,8 @@ def _hits(run: pl.DataFrame, qrels: pl.DataFrame, q_row: np.ndarray, run_key: np
     # distinct qrels keys: no run row has two hits; equal values: no false hit
     exact = ((not unique or qrels_key.n_unique() == len(qrels_key))
              and (q_row[rows] == q_index[qrows]).all()
-             and (run["docid"].gather(pl.Series(rows)) == qrels["docid"].gather(pl.Series(qrows))).all())
+             and (run["docid"].gather(pl.Series(rows))
+                  == qrels["docid"].gather(pl.Series(qrows))).all())
     if not exact:  # a collision of 64-bit keys: the exact join on the values
         hits = (run.select("qid", "docid").with_row_index("_row")
                 .join(qrels.select("qid", "docid").with_row_index("_qrow"), on=["qid", "docid"],

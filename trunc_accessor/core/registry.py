@@ -373,7 +373,8 @@ def parse(spec) -> Measure:
             raise bad from None
         except (RecursionError, MemoryError, ValueError):
             raise bad from None
-        if not isinstance(call, ast.Call) or call.args or any(kw.arg is None for kw in call.keywords):
+        if (not isinstance(call, ast.Call) or call.args
+                or any(kw.arg is None for kw in call.keywords)):
             raise bad
         for kw in call.keywords:
             if kw.arg is None:  # **mapping
@@ -467,8 +468,10 @@ class _Doc:
         lines += [
             "ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'",
             "    'average': exact mean over every order of tied scores (McSherry & Najork 2008);",
-            "    'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);",
-            "    'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).",
+            "    'first': the order as given; 'trec_eval': score desc, docid desc "
+            "(trec_eval's order);",
+            "    'trec_eval9': the same with scores compared as float32 "
+            "(trec_eval 9.0.8, pytrec_eval).",
             "by : str or list of str, optional",
             "    Key columns holding many systems in one frame; values per (by…, qid). Any",
             "    column name works; a missing key (None/NaN/null) is a system of its own.",

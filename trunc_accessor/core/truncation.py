@@ -152,7 +152,8 @@ def truncate_frame(frame, cols, depth=None, marker=None):
     frame of keys and one depth column from ``frames.depth_argument``) or
     ``truncate_at`` (``marker``); the frame's columns and row order are kept."""
     if marker is not None:
-        return frame.filter(keep_before_marker(cols.qid, cols.docid, cols.by, cols.has_rank, marker))
+        return frame.filter(keep_before_marker(cols.qid, cols.docid, cols.by, cols.has_rank,
+                                               marker))
     pos = position_expr(cols.qid, cols.by, cols.has_rank)
     if isinstance(depth, pl.DataFrame):
         column = depth.columns[-1]

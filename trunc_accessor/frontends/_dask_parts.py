@@ -174,7 +174,8 @@ def _queries_for(queries: pl.Series | None, owned: pl.Series, qrels: pl.DataFram
     sub = queries.filter(hit if inside else ~hit)
     if not len(sub) and qrels.height:
         pad = qrels[qrels_qid].head(1).cast(queries.dtype, strict=False)
-        if pad.null_count() == 0 and (_as_string(pad) == _as_string(qrels[qrels_qid].head(1))).all():
+        if (pad.null_count() == 0
+                and (_as_string(pad) == _as_string(qrels[qrels_qid].head(1))).all()):
             sub = pad.rename(queries.name)
     return sub
 

@@ -1,8 +1,8 @@
 """``DataFrame.ir`` and ``LazyFrame.ir`` for Polars.
 
 On a DataFrame the answer is a DataFrame: the key columns (by…, qid) and one Float64
-column per metric (an undefined value is 0, or null with ``undefined="nan"``). On a LazyFrame the answer is a
-LazyFrame: column names and dtypes are checked when the method is called, and nothing is
+column per metric (an undefined value is 0, or null with ``undefined="nan"``). On a LazyFrame the
+answer is a LazyFrame: column names and dtypes are checked when the method is called, and nothing is
 computed until it is collected. Then the run is read one batch of whole queries at a time
 (``trunc_accessor.batches``: only the run's needed columns, memory bounded by the batch,
 values and row order those of the eager call); lazy qrels are collected.

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import importlib
 import json
 import math
 import os
@@ -523,7 +522,8 @@ def _main(parser, argv) -> int:
             sys.stdout.flush()
             return 0
         if len(args.files) < 2:
-            raise CommandLineError("give QRELS then RUN (ndeval's order)" if prog != "trunc-accessor"
+            raise CommandLineError("give QRELS then RUN (ndeval's order)"
+                                   if prog != "trunc-accessor"
                                    else "give QRELS then RUN (trec_eval's order), or --list")
         if args.format == "ndeval":
             # trunc-accessor-ndeval's own parser has neither option

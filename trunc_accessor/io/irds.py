@@ -55,7 +55,8 @@ def load(dataset_id: str):
         return ir_datasets.load(name)
     except KeyError:
         raise InputError(f"{dataset_id!r}: ir_datasets has no dataset {name!r} (ids as on "
-                         "https://ir-datasets.com, e.g. 'irds:msmarco-passage/dev/small')") from None
+                         "https://ir-datasets.com, e.g. 'irds:msmarco-passage/dev/small')"
+                         ) from None
 
 
 def _fields(ds) -> tuple[str, ...]:

@@ -23,6 +23,7 @@ import os
 
 from ..errors import InputError
 
+
 def _format(what: str, fields: tuple[str, ...]):
     from .parse import _Format
 

@@ -78,8 +78,8 @@ def _read_runs(paths) -> pa.Table:
     def labels(i: int) -> set:
         if level[i] == 0:
             runid = tables[i]["runid"]
-            names = set(cast(pl.DataFrame, pl.from_arrow(pa.table({"r": runid})))["r"].drop_nulls().unique()
-                        .to_list())
+            names = set(cast(pl.DataFrame, pl.from_arrow(pa.table({"r": runid})))["r"]
+                        .drop_nulls().unique().to_list())
             return names | ({candidates[i][1]} if runid.null_count else set())
         return {candidates[i][level[i]]}
 
@@ -95,7 +95,8 @@ def _read_runs(paths) -> pa.Table:
     for i, table in enumerate(tables):
         fill = candidates[i][1] if level[i] == 0 else candidates[i][level[i]]
         runid = table["runid"] if level[i] == 0 else pa.nulls(table.num_rows, pa.large_string())
-        system = cast(pl.DataFrame, pl.from_arrow(pa.table({"r": runid})))["r"].cast(pl.String).fill_null(fill)
+        system = (cast(pl.DataFrame, pl.from_arrow(pa.table({"r": runid})))["r"]
+                  .cast(pl.String).fill_null(fill))
         system = pa.chunked_array([system.to_arrow(compat_level=pl.CompatLevel.oldest())],
                                   pa.large_string())
         out.append(table.set_column(table.schema.get_field_index("runid"), "runid", system))

@@ -2,11 +2,12 @@
 package registers every metric: ``standard`` (precision, recall, AP, nDCG, RBP, …),
 ``terminal`` (Liu et al.'s terminal-document metrics), ``cascade`` (ERR and the
 utility metrics of Amigó et al.), ``information`` (OIE), ``twist`` (Ferro et al.),
-trec_eval's ``trunc_accessor.metrics.counts``, ``trunc_accessor.metrics.sets``, ``trunc_accessor.metrics.interpolated``, ``trunc_accessor.metrics.infap``,
-``trec_only``, ``compat``, ``diversity`` (α-nDCG, ERR-IA, NRBP, … on subtopic
-qrels), and the C/W/L user models and Accuracy of cwl_eval and ir_measures
-(``trunc_accessor.metrics.user_models``); ``trunc_accessor.metrics.user`` declares metrics of your own. Shared
-pieces: ``_order`` (tie orders, ranks), ``_combinatorics``, ``_max_ties``."""
+trec_eval's ``trunc_accessor.metrics.counts``, ``trunc_accessor.metrics.sets``,
+``trunc_accessor.metrics.interpolated``, ``trunc_accessor.metrics.infap``, ``trec_only``,
+``compat``, ``diversity`` (α-nDCG, ERR-IA, NRBP, … on subtopic qrels), and the C/W/L user models and
+Accuracy of cwl_eval and ir_measures (``trunc_accessor.metrics.user_models``);
+``trunc_accessor.metrics.user`` declares metrics of your own. Shared pieces: ``_order`` (tie orders,
+ranks), ``_combinatorics``, ``_max_ties``."""
 from . import (  # noqa: F401  (each registers its metrics)
     cascade,
     compat,

@@ -322,7 +322,8 @@ def _tail(alpha: float, kind: str, m: float, b: np.ndarray) -> np.ndarray:
     return integral + (f(b) - f(np.array(m))) / 2 + (df(b) - df(np.array(m))) / 12
 def _dcg_weight(k):
     def w(pos):
-        return np.where(pos <= (k if k is not None else np.inf), np.log(2.0) / np.log(pos + 1.0), 0.0)
+        return np.where(pos <= (k if k is not None else np.inf),
+                        np.log(2.0) / np.log(pos + 1.0), 0.0)
     return w
 
 

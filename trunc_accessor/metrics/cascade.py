@@ -6,9 +6,10 @@ having read past the earlier ones, so the chance of stopping at position i is
     P(stop at i) = x_i Π_{j<i} (1 − x_j),          x = (2^g − 1) / 2^g_max    (Chapelle et al.)
 
 g the document's grade (unjudged and negative grades count as 0, a grade above g_max as
-g_max) and g_max the largest grade in the whole qrels (the top of the scale, the same for every query), or ``max_grade=``. Binary
-qrels give x = 1/2 for a relevant document. The stopping probability depends on the grade
-only, not on ``relevance_level`` (as nDCG's gains); only ERR''s terminal gain r_t uses it.
+g_max) and g_max the largest grade in the whole qrels (the top of the scale, the same for every
+query), or ``max_grade=``. Binary qrels give x = 1/2 for a relevant document. The stopping
+probability depends on the grade only, not on ``relevance_level`` (as nDCG's gains); only ERR''s
+terminal gain r_t uses it.
 
 * ERR    = Σ_i P(stop at i) / i                                   (Chapelle et al. 2009)
 * ERR'   = ERR + r_t Π_{j≤n} (1 − x_j) / (n + 1)  (terminal document, Liu et al. eq. 1)
@@ -470,8 +471,8 @@ def err(prep: Prepared, level: float, k=None, max_grade=None) -> np.ndarray:
 
 
 @register("err_prime", params=(ERR_GRADED, STOP_MAX_GRADE, DEPTH), aliases=("err'", "errt"),
-          citation=LIU + ", eq. (1) (the terminal document, applied to ERR as its (n + 1)-th stopping probability); "
-          + CHAPELLE + "; " + TIES_NOTE + ".",
+          citation=LIU + ", eq. (1) (the terminal document, applied to ERR as its (n + 1)-th "
+          "stopping probability); " + CHAPELLE + "; " + TIES_NOTE + ".",
           undefined="Never undefined: the empty ranking scores r_t (1 if R = 0, else 0); "
                     "a nil-answer query (R = 0) gives r_t = 1.",
           ties=("Exact: the mean over a group's orders depends only on its multiset of stopping "
@@ -487,8 +488,8 @@ def err_prime(prep: Prepared, level: float, graded=False, max_grade=None, depth=
 
     r_t = 1 if R = 0, else the gain retrieved over the gain pool R (binary gains by default,
     ``graded=True``: grade / max_grade). ``depth=D``: a ranking with n ≥ D is not truncated
-    and scores plain ERR (Liu et al. Table 2). x as in ``err``. Tie-aware: the terminal term does not
-    depend on the order.
+    and scores plain ERR (Liu et al. Table 2). x as in ``err``. Tie-aware: the terminal term does
+    not depend on the order.
 
     >>> from trunc_accessor.single import err_prime
     >>> round(err_prime([0, 0], R=0), 4)  # the terminal document at rank 3, r_t = 1

@@ -26,10 +26,10 @@ grade g, t positions before it) always has ideal rank b + i (b: the judged docum
 higher grades plus those of grade g in earlier groups) and sits at offset v with the
 negative-hypergeometric probability C(v − 1, i − 1)·C(n − v, K − i) / C(n, K). When the
 group starts at or after b (t ≥ b: no document of it can come before its ideal place) or ends
-by the last of them (t + n ≤ b + K: none can come after it), the mean is a difference of one prefix-sum table; otherwise it takes K·(n − K − d)
-terms (d = b − t), evaluated in bounded chunks. Beyond 3·10^8 such terms (a tie group of
-tens of thousands of documents ranked ahead of its grade's ideal place) a ValueError asks
-for ties="first" or "trec_eval".
+by the last of them (t + n ≤ b + K: none can come after it), the mean is a difference of one
+prefix-sum table; otherwise it takes K·(n − K − d) terms (d = b − t), evaluated in bounded chunks.
+Beyond 3·10^8 such terms (a tie group of tens of thousands of documents ranked ahead of its grade's
+ideal place) a ValueError asks for ties="first" or "trec_eval".
 """
 from __future__ import annotations
 
@@ -131,7 +131,8 @@ def overlap_sum(prep: Prepared, level: float, wt: Weights, depth: np.ndarray) ->
     if len(seg) == 0:
         return total
     single = n == 1
-    total += np.bincount(seg[single], weights=wt.tail[np.maximum(base, t)[single].astype(np.int64) + 1],
+    total += np.bincount(seg[single],
+                         weights=wt.tail[np.maximum(base, t)[single].astype(np.int64) + 1],
                          minlength=prep.n_segments)
     b = base.astype(np.int64)
     d = b - t

@@ -93,7 +93,8 @@ def _over_bound(value: np.ndarray, bound: np.ndarray, S: np.ndarray) -> np.ndarr
     return np.where((bound == 0) & (S > 0), 0.0, safe_div(value, bound))
 
 
-@register("alpha_ndcg", subtopics=True, params=(K, ALPHA), aliases=("alpha-nDCG", "alpha_nDCG", "a-ndcg"),
+@register("alpha_ndcg", subtopics=True, params=(K, ALPHA),
+          aliases=("alpha-nDCG", "alpha_nDCG", "a-ndcg"),
           citation=CLARKE_2008 + ", eq. 5-6; normalisation by " + NDEVAL + "'s greedy ideal.",
           undefined=UNDEF_IDEAL, ties=TIES)
 def alpha_ndcg(prep: Prepared, level: float, k=None, alpha=0.5) -> np.ndarray:
@@ -225,7 +226,8 @@ def _in_top(prep: Prepared, p: _Pairs, k) -> np.ndarray:
 
 
 @register("p_ia", subtopics=True, params=(K,), aliases=("P-IA", "P_IA"),
-          citation=AGRAWAL_2009 + ", §6 (intent-aware precision, uniform subtopic weights); " + NDEVAL + ".",
+          citation=AGRAWAL_2009 + ", §6 (intent-aware precision, uniform subtopic weights); "
+          + NDEVAL + ".",
           undefined=UNDEF + " With k=None also for an empty ranking (0/0).",
           ties="Exact, as precision@k: a tie group cut by k counts the share (k − t)/n of it.")
 def p_ia(prep: Prepared, level: float, k=None) -> np.ndarray:
@@ -246,7 +248,8 @@ def p_ia(prep: Prepared, level: float, k=None) -> np.ndarray:
     return safe_div(hits, per * p.S)
 
 
-@register("s_recall", subtopics=True, params=(K,), aliases=("strec", "StRecall", "S-recall", "subtopic_recall"),
+@register("s_recall", subtopics=True, params=(K,),
+          aliases=("strec", "StRecall", "S-recall", "subtopic_recall"),
           citation=ZHAI_2003 + ", §3 (S-recall); " + NDEVAL + ".", undefined=UNDEF,
           ties=("Exact: a subtopic first met in a tie group cut by k (n documents, t before "
                 "it, m of them relevant to it) is covered with probability "
@@ -283,7 +286,8 @@ def s_recall(prep: Prepared, level: float, k=None) -> np.ndarray:
 
 
 @register("map_ia", subtopics=True, params=(), aliases=("MAP-IA", "AP_IA", "AP-IA", "ap_ia"),
-          citation=AGRAWAL_2009 + ", §6 (intent-aware MAP, uniform subtopic weights); " + NDEVAL + ".",
+          citation=AGRAWAL_2009 + ", §6 (intent-aware MAP, uniform subtopic weights); "
+          + NDEVAL + ".",
           undefined=UNDEF,
           ties=("Exact (McSherry & Najork, ECIR 2008, §2.4, per subtopic): a tie group of n "
                 "documents, t before it, k relevant to s and c earlier ones, adds "

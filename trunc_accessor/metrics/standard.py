@@ -317,8 +317,8 @@ DCG_SOURCES = ("Järvelin & Kekäläinen, 'Cumulated gain-based evaluation of IR
                "'Learning to rank using gradient descent', ICML 2005 (gains 2^g − 1)")
 
 
-@register("dcg", params=(K, GAINS, LOG_BASE, MIN_GRADE), citation=MCSHERRY + ", §2.6 (tie-aware DCG); "
-          + DCG_SOURCES + ".",
+@register("dcg", params=(K, GAINS, LOG_BASE, MIN_GRADE),
+          citation=MCSHERRY + ", §2.6 (tie-aware DCG); " + DCG_SOURCES + ".",
           undefined="Never undefined: 0 for an empty ranking, and 0 when no judged document "
                     "has a positive gain (e.g. R = 0).",
           ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
@@ -328,9 +328,9 @@ def dcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0,
         min_grade=None) -> np.ndarray:
     """Discounted cumulative gain, Σ_{j≤k} gain_j / log_b(1 + j) (b = ``log_base``, 2).
 
-    Gains: by default the grade (trec_eval's convention; negative and unjudged: 0); ``gains="exponential"``
-    (or ``"exp"``) is 2^g − 1 (Burges et al. 2005; ranx's ``dcg_burges``). The discount
-    1/log_b(1 + j) is scikit-learn's ``dcg_score(log_base=b)``; a base b multiplies DCG
+    Gains: by default the grade (trec_eval's convention; negative and unjudged: 0);
+    ``gains="exponential"`` (or ``"exp"``) is 2^g − 1 (Burges et al. 2005; ranx's ``dcg_burges``).
+    The discount 1/log_b(1 + j) is scikit-learn's ``dcg_score(log_base=b)``; a base b multiplies DCG
     by log2(b) (Järvelin & Kekäläinen's original form instead leaves ranks below b
     undiscounted and divides by log_b(j) from rank b on). Tie-aware: each position of a tie
     group gets the group's mean gain (McSherry & Najork §2.6), which is scikit-learn's
@@ -444,9 +444,11 @@ def bpref_terms(prep: Prepared, level: float) -> tuple[Prepared, np.ndarray]:
 RBP_GRADED = Param("graded", False, check_bool,
                    "False: binary gain (grade ≥ relevance_level); True: gain = grade / max_grade")
 MAX_GRADE = Param("max_grade", None, check_positive_or_none,
-                  "the top of the grade scale for graded=True; default: the largest grade in the qrels")
+                  "the top of the grade scale for graded=True; default: the largest grade in "
+                  "the qrels")
 RBP_CITE = ("Moffat & Zobel, 'Rank-biased precision for measurement of retrieval "
-            "effectiveness', ACM TOIS 27(1), 2008; tie-aware by group-mean gains (McSherry & Najork 2008).")
+            "effectiveness', ACM TOIS 27(1), 2008; tie-aware by group-mean gains "
+            "(McSherry & Najork 2008).")
 
 
 def rbp_gain(prep: Prepared, level: float, graded: bool, max_grade) -> np.ndarray:

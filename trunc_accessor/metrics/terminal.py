@@ -5,8 +5,8 @@ A ranking of length n is extended by a terminal document at position n + 1 whose
 
     r_t = 1 if R = 0, else (Σ_{i≤n} r_i) / R                         (Liu eq. 1)
 
-R being the query's total gain pool (Liu et al. 2016, eq. 1). The length of the ranking is the system's
-decision, so these metrics are defined for every ranking, the empty one and nil-answer
+R being the query's total gain pool (Liu et al. 2016, eq. 1). The length of the ranking is the
+system's decision, so these metrics are defined for every ranking, the empty one and nil-answer
 queries (R = 0) included. ``depth=D``: a ranking with n ≥ D reached the maximum length
 allowed and is scored by the unmodified metric (Liu Table 2, third row); for R = 0 that
 unmodified value is taken as 0 (nothing relevant could be found, and the system did not
@@ -161,7 +161,8 @@ def terminal_ideal(positive: np.ndarray, n: np.ndarray) -> np.ndarray:
           ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
                 "2008); a group cut by a cut-off counts the share of its positions inside it. The "
                 "terminal document's gain is order-free."))
-def ndcg_prime(prep: Prepared, level: float, graded=False, max_grade=None, depth=None) -> np.ndarray:
+def ndcg_prime(prep: Prepared, level: float, graded=False, max_grade=None,
+               depth=None) -> np.ndarray:
     """NDCG' = (DCG@n + r_t / log2(n + 2)) / ideal DCG over n + 1 positions (Liu eq. 3).
 
     The ideal ranking holds the query's gains sorted descending, and a gain of 1.0 in the

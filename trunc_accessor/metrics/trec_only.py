@@ -188,9 +188,9 @@ def normalized_g(prep: Prepared, level: float, gains=None) -> np.ndarray:
     q_start = offsets[:-1][prep.seg_q]
     row_L = L[prep.seg]
     inside = prep.pos <= row_L
-    I = np.zeros(len(prep.seg))
-    I[inside] = values[(q_start[prep.seg] + prep.pos - 1)[inside]]
-    cost = np.where(I >= 1.0, I, 1.0)
+    I_j = np.zeros(len(prep.seg))
+    I_j[inside] = values[(q_start[prep.seg] + prep.pos - 1)[inside]]
+    cost = np.where(I_j >= 1.0, I_j, 1.0)
     S = seg_cumsum(prep, g)
     Ccum = seg_cumsum(prep, cost)
     with np.errstate(divide="ignore", invalid="ignore"):

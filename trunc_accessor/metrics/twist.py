@@ -308,7 +308,8 @@ def _exact_part(prep: Prepared, level: float, depth, name: str, part: str) -> np
 
 
 @register("twist", params=(DEPTH,), aliases=("tau",), undefined=UNDEFINED,
-          citation=FERRO + ", Definition 6 (crossings and normalisers as the authors' MATTERS toolkit, twist.m).",
+          citation=FERRO + ", Definition 6 (crossings and normalisers as the authors' MATTERS "
+          "toolkit, twist.m).",
           ties=("Refused when a tie group holds documents of different grades (within the first "
                 "depth ranks of a query with R > 0): a first crossing and a harmonic mean have no "
                 "closed-form mean over orders; pass ties='first' or 'trec_eval'. Ties among "
@@ -317,9 +318,9 @@ def twist(prep: Prepared, level: float, depth=None) -> np.ndarray:
     """Twist τ = (ρ + σ) / 2: the mean of the recovery ratio and the space ratio, in [0, 1];
     1 for the ideal run, 0 for the worst one, below 1/4 for the full-scale run of length
     N ≥ 3·RB (exactly 1/4 for RB = 1, N = 3: Proposition 3's proof is one rank off) and
-    below 1/2 for runs whose CRP never turns positive (Ferro et al. Definition 6, Figure 6). It measures the avoidable effort the ranking's misplaced
-    documents cause, not the gain: pair it with a gain metric (``trunc_accessor.plot.
-    effort_gain``).
+    below 1/2 for runs whose CRP never turns positive (Ferro et al. Definition 6, Figure 6). It
+    measures the avoidable effort the ranking's misplaced documents cause, not the gain: pair it
+    with a gain metric (``trunc_accessor.plot.effort_gain``).
 
     Ties: under ties='average' (the default) τ raises a ValueError when a tie group holds
     documents of different grades (no closed-form mean over tie orders): pass ties='first'

@@ -33,7 +33,6 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from ..core.prepare import Prepared
-from ..warn import UndefinedTieOrderWarning, warn
 from ..core.registry import (
     REGISTRY,
     Param,
@@ -45,6 +44,7 @@ from ..core.registry import (
     register,
     unregister,
 )
+from ..warn import UndefinedTieOrderWarning, warn
 
 MAX_ARRANGEMENTS = 10_000  # per ranking, for a per-ranking function under ties="average"
 PER_RANKING_TIES = (f"Exact: the mean of the function over every distinct order of the tie "

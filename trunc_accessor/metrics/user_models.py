@@ -13,21 +13,21 @@ positions read, W_i = E_i / Σ_l E_l. The measure is the expected rate of gain,
 
 g_i ∈ [0, 1] the gain of the document at i. Every measure here is one choice of C_i:
 
-=========  ===================================================  =====================
-measure    C_i                                                  source
-=========  ===================================================  =====================
-INSQ       ((i + 2T − 1)/(i + 2T))²                             Moffat, Scholer & Thomas, ADCS 2012
-INST       ((i + T + T_i − 1)/(i + T + T_i))², T_i = T − G_i    Moffat, Bailey, Scholer & Thomas, ADCS 2015
-BPM        1 while G_i < T and i < k, else 0                    Zhang et al., SIGIR 2017 (static BPM)
-NERR8      1 − g_i for i < k, else 0                            Azzopardi, Mackenzie & Moffat, ICTIR 2021, eq. (8)
-NERR9      (i/(i + 1))(1 − g_i) for i < k, else 0               idem, eq. (9)
-NERR10     p(1 − g_i)                                           idem, eq. (10)
-NERR11     ((i + 2T − 1)/(i + 2T))² (1 − g_i)                   idem, eq. (11)
-SDCG       log(i + 1)/log(i + 2) for i < k, else 0              Järvelin & Kekäläinen 2002, as a C/W/L metric
-=========  ===================================================  =====================
+=======  =======================================  ==================================================
+measure  C_i                                      source
+=======  =======================================  ==================================================
+INSQ     ((i + 2T − 1)/(i + 2T))²                 Moffat, Scholer & Thomas, ADCS 2012
+INST     ((i + T + T_i − 1)/(i + T + T_i))²       Moffat, Bailey, Scholer & Thomas, ADCS 2015
+BPM      1 while G_i < T and i < k, else 0        Zhang et al., SIGIR 2017 (static BPM)
+NERR8    1 − g_i for i < k, else 0                Azzopardi, Mackenzie & Moffat, ICTIR 2021, eq. (8)
+NERR9    (i/(i + 1))(1 − g_i) for i < k, else 0   idem, eq. (9)
+NERR10   p(1 − g_i)                               idem, eq. (10)
+NERR11   ((i + 2T − 1)/(i + 2T))² (1 − g_i)       idem, eq. (11)
+SDCG     log(i + 1)/log(i + 2) for i < k, else 0  Järvelin & Kekäläinen 2002, as a C/W/L metric
+=======  =======================================  ==================================================
 
-G_i = g_1 + … + g_i is the gain gathered by position i. E_i telescopes: INSQ's is
-(2T/(i − 1 + 2T))², SDCG's 1/log2(i + 1) (so SDCG@k is DCG@k over the DCG@k of k documents
+G_i = g_1 + … + g_i is the gain gathered by position i, and INST's T_i = T − G_i. E_i telescopes:
+INSQ's is (2T/(i − 1 + 2T))², SDCG's 1/log2(i + 1) (so SDCG@k is DCG@k over the DCG@k of k documents
 of gain 1), BPM's is 1 up to the stopping position L = min(first i with G_i ≥ T, k) and 0
 after (so BPM = G_L/L), the NERR measures' are a fixed discount times Π_{j<i}(1 − g_j).
 

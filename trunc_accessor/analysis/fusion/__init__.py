@@ -337,4 +337,4 @@ def fit_fusion(runs, qrels, method, norm="min-max", *, by="system", ties="averag
                        tuple(st.names))
 
 
-from .optimize import FusionSearch, optimize_fusion  # (it uses the names above)
+from .optimize import FusionSearch, optimize_fusion  # noqa: E402 - it uses the names above

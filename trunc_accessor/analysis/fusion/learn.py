@@ -54,7 +54,8 @@ def qrels_frame(qrels) -> pl.DataFrame:
     q = q.collect() if isinstance(q, pl.LazyFrame) else q
     q = q.rename(dict(zip(cols, ("qid", "docid", "rel"))))
     if not (frames._numeric(q.schema["rel"]) or q.schema["rel"] == pl.Boolean):
-        raise InputError(f"qrels column {cols[2]!r} must hold numeric grades, not {q.schema['rel']}")
+        raise InputError(f"qrels column {cols[2]!r} must hold numeric grades, "
+                         f"not {q.schema['rel']}")
     q = q.with_columns(pl.col("rel").cast(pl.Float64))
     for c in ("qid", "docid", "rel"):
         bad = q[c].is_null() | (q[c].is_nan() if c == "rel" else False)
@@ -190,7 +191,8 @@ def mean_metric(run: pl.DataFrame, qrels: pl.DataFrame, metric, *, by=None, ties
         return float(np.mean(v)) if len(v) else 0.0
     codes = keys[by].to_numpy()
     n = max(int(codes.max()) + 1, 1) if len(codes) else 1
-    return np.bincount(codes, weights=v, minlength=n) / np.maximum(np.bincount(codes, minlength=n), 1)
+    return (np.bincount(codes, weights=v, minlength=n)
+            / np.maximum(np.bincount(codes, minlength=n), 1))
 
 
 def map_scores(tab: Table, qrels: pl.DataFrame, train: np.ndarray, ties: str,

@@ -90,7 +90,8 @@ METHODS = {m.name: m for m in [
        summary="Σ P(rel | segment)·(s + 1) (Shokouhi 2007)"),
     _m("slidefuse", [], "rank", "sum", {"w": REQUIRED}, learnt="probs",
        summary="Σ mean P(rel) over i ± w (Lillis et al. 2008)"),
-    _m("mapfuse", [], "rank", "sum", learnt="map_scores", summary="Σ MAP_r / i (Lillis et al. 2010)"),
+    _m("mapfuse", [], "rank", "sum", learnt="map_scores",
+       summary="Σ MAP_r / i (Lillis et al. 2010)"),
     _m("bayesfuse", [], "rank", "sum", learnt="log_odds",
        summary="Σ log-odds of relevance at i (Aslam & Montague 2001)"),
 ]}
@@ -378,10 +379,10 @@ def condorcet(tab: Table, weights: np.ndarray) -> np.ndarray:
     the orders of the ties (a run tying x and y beside one preferring x: x wins outright
     here, and wins or draws in the two orders). The fused score of x is 1 + (the
     documents it beats) + ½ (the documents it draws with): when the majority relation is a
-    strict total order (no cycle, no drawn pair) this orders the documents as Montague & Aslam's majority sort, with scores C, C−1,
-    …, 1 as ranx gives them; otherwise their sort's order depends on the sorting algorithm
-    and on the order the documents are visited in (in ranx, on Python's hash seed), while
-    Copeland's count is defined in every case. O(Σ C_q² · R) pair comparisons."""
+    strict total order (no cycle, no drawn pair) this orders the documents as Montague & Aslam's
+    majority sort, with scores C, C−1, …, 1 as ranx gives them; otherwise their sort's order depends
+    on the sorting algorithm and on the order the documents are visited in (in ranx, on Python's
+    hash seed), while Copeland's count is defined in every case. O(Σ C_q² · R) pair comparisons."""
     st = tab.st
     C, R, Q = st.n_cand, st.n_runs, st.n_q
     P = np.full((C, R), np.inf)

@@ -20,13 +20,12 @@ import numpy as np
 import polars as pl
 
 from ...core import frames
-from ...errors import InputError, ParameterError
 from ...core.registry import check_level
+from ...errors import InputError, ParameterError
 from . import FusionModel, _setup, _table, check_params, complete, learn_params
 from ._stack import check_runs_type, fused_frame, source
 from .learn import Judged, hits, mean_metric, qrels_frame
-from .methods import (REQUIRED, Method, as_mapping, check_per_run_forms, fused_scores,
-                      weights_array)
+from .methods import REQUIRED, Method, as_mapping, check_per_run_forms, fused_scores, weights_array
 
 HUNDREDTHS = [i / 100 for i in range(1, 101)]
 DEFAULT_GRIDS: dict[str, list] = {"gamma": HUNDREDTHS, "sigma": HUNDREDTHS, "phi": HUNDREDTHS,
