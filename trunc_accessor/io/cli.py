@@ -372,11 +372,14 @@ def _format(value: float, n: Named) -> str:
 
 
 def _trec_lines(block: Block, named: list[Named], args):
+    """trec_eval's lines; under ``-Z`` (z-scores) ``Z`` stands before every measure's name
+    (not runid's or relstring's) and every value has four decimals, as trec_eval 10 prints."""
     if getattr(args, "Z", None):
-        from . import zscores
+        from .zscores import z_text
 
-        yield from zscores.trec_lines(block, named, args)
-        return
+        prefix, text = "Z", lambda value, n: z_text(value)
+    else:
+        prefix, text = "", _format
     per_query = [n for n in named if n.summary != "gmean" and n.label != "num_q"
                  and n.label != "runid"]
     if args.q:
@@ -386,13 +389,13 @@ def _trec_lines(block: Block, named: list[Named], args):
                     if n.label.startswith("relstring"):
                         yield f"{n.label:<22}\t{q}\t'{block.strings.get((n.label, q), '')}'"
                     continue
-                yield f"{n.label:<22}\t{q}\t{_format(block.values[(n.label, q)], n)}"
+                yield f"{prefix}{n.label:<22}\t{q}\t{text(block.values[(n.label, q)], n)}"
     if not args.n:
         for n in named:
             if n.label == "runid":
                 yield f"{'runid':<22}\tall\t{block.runid}"
             elif n.measure is not None:
-                yield f"{n.label:<22}\tall\t{_format(block.summary[n.label], n)}"
+                yield f"{prefix}{n.label:<22}\tall\t{text(block.summary[n.label], n)}"
 
 
 def _rows(blocks: list[Block], named: list[Named], args) -> list[dict]:

@@ -114,25 +114,6 @@ def convert(blocks, named, stats, complete: bool) -> None:
                 b.summary[n.label] = total / len(column) if column else 0.0
 
 
-def _z(value: float) -> str:
+def z_text(value: float) -> str:
+    """A z-score as trec_eval -Z prints it: four decimals, ``nan`` when undefined."""
     return "nan" if math.isnan(value) else f"{value:.4f}"
-
-
-def trec_lines(block, named, args):
-    """trec_eval's lines under ``-Z``: ``Z`` before every measure's name (not runid's or
-    relstring's), every value with four decimals."""
-    per_query = [n for n in named if n.summary != "gmean" and n.label not in ("num_q", "runid")]
-    if args.q:
-        for q in block.qids:
-            for n in per_query:
-                if n.measure is None:
-                    if n.label.startswith("relstring"):
-                        yield f"{n.label:<22}\t{q}\t'{block.strings.get((n.label, q), '')}'"
-                    continue
-                yield f"Z{n.label:<22}\t{q}\t{_z(block.values[(n.label, q)])}"
-    if not args.n:
-        for n in named:
-            if n.label == "runid":
-                yield f"{'runid':<22}\tall\t{block.runid}"
-            elif n.measure is not None:
-                yield f"Z{n.label:<22}\tall\t{_z(block.summary[n.label])}"
