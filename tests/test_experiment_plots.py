@@ -335,3 +335,18 @@ def test_precision_recall_refuses_more_than_10001_levels_before_the_work(cranfie
     with pytest.raises(ta.InputError, match=r"precision_recall: levels .* 10,001"):
         plot.precision_recall(runs, qrels, levels=levels)
     assert time.perf_counter() - start < 1.0
+
+
+def test_plot_crp_refuses_a_figure_too_large_to_draw(cranfield):
+    """figsize=(1e9, 1e9) passed the check (two numbers > 0) and failed inside Matplotlib
+    with a TypeError from its renderer; Matplotlib draws fewer than 2**23 pixels a side, so
+    a side beyond that at the figure's dpi is an InputError naming figsize."""
+    import matplotlib
+
+    runs, qrels = cranfield
+    bm25 = runs[runs.system == "bm25"].drop(columns="system")
+    limit = 2 ** 23 / matplotlib.rcParams["figure.dpi"]
+    for figsize in ((1e9, 1e9), (4.0, limit * 1.01)):
+        with pytest.raises(ta.InputError, match=r"plot_crp: figsize .* 2\*\*23 pixels"):
+            plot.plot_crp(bm25, qrels, qids=["1"], figsize=figsize)
+    plot.plot_crp(bm25, qrels, qids=["1"], figsize=(4.0, 3.0))

@@ -128,6 +128,11 @@ def plot_crp(run: Frame, qrels: Frame, qids: Sequence[Any] | None = None, *,
                 is_real(v) and math.isfinite(v) and v > 0 for v in figsize):
             raise InputError(f"{label}: figsize must be (width, height) in inches, two "
                              f"numbers > 0, or None, not {figsize!r}")
+        dpi = float(_pyplot().rcParams["figure.dpi"])
+        if max(figsize) * dpi >= 2 ** 23:
+            raise InputError(f"{label}: figsize {figsize!r} is too large to draw: Matplotlib "
+                             f"draws fewer than 2**23 pixels a side, {2 ** 23 / dpi:,.0f} "
+                             f"inches at the figure's {dpi:g} dpi")
     plt = _pyplot()
     frame, cols = engine.crp(run, qrels, "references", depth=depth, by=by, ties=ties,
                              relevance_level=relevance_level)
