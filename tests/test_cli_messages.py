@@ -244,3 +244,27 @@ def test_an_unreadable_file_says_so_in_words(tmp_path, capsys):
     assert cli.main([str(need(TE / "qrels.test")), str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err == f"trunc-accessor: cannot read {tmp_path}: Is a directory\n"
+
+
+def test_ad_hoc_measures_on_diversity_qrels_warn_with_command_line_advice(tmp_path):
+    """The warning that an ad hoc measure read each document's largest grade over its
+    subtopics named a Python call (evaluate(..., like=...)) on the command line, which has
+    no such option: there it names --no-subtopics (one grade per document)."""
+    import subprocess
+    import sys
+
+    qrels = tmp_path / "div.qrels"
+    qrels.write_text("1 1 a 1\n1 2 a 1\n1 2 b 0\n")
+    run = tmp_path / "run"
+    run.write_text("1 Q0 a 1 2.0 r\n1 Q0 b 2 1.0 r\n")
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-m", "trunc_accessor", "-m", "P.5", str(qrels),
+                           str(run)], capture_output=True, text=True, cwd=root, check=True)
+    assert done.stdout.split() == ["P_5", "all", "0.2000"]
+    err = done.stderr
+    assert err.count("\n") == 1 and err.startswith("trunc-accessor: warning: ")
+    assert "largest grade" in err and "--no-subtopics" in err and "evaluate(" not in err
+    again = subprocess.run([sys.executable, "-m", "trunc_accessor", "--no-subtopics", "-m",
+                            "P.5", str(qrels), str(run)], capture_output=True, text=True,
+                           cwd=root, check=True)
+    assert again.stdout.split() == ["P_5", "all", "0.2000"] and again.stderr == ""

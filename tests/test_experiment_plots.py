@@ -321,3 +321,32 @@ def test_wrong_argument_types_are_value_errors_naming_the_parameter(cranfield, p
         plot.cutoff_curves([1, 2, 3], cranfield[1])
     with pytest.raises(ValueError, match="runs must be a pandas or Polars DataFrame"):
         plot.precision_recall([1, 2, 3], cranfield[1])
+
+
+@pytest.mark.parametrize("levels", [10 ** 10, 10_002, np.linspace(0, 1, 10_002)])
+def test_precision_recall_refuses_more_than_10001_levels_before_the_work(cranfield, levels):
+    """Each recall level is a measure evaluated on every query: levels=10**10 asked NumPy
+    for 74.5 GiB (a MemoryError) before anything was refused. Up to 10,001 levels (a level
+    every 0.0001) are drawn; more are refused at once, naming levels."""
+    import time
+
+    runs, qrels = cranfield
+    start = time.perf_counter()
+    with pytest.raises(ta.InputError, match=r"precision_recall: levels .* 10,001"):
+        plot.precision_recall(runs, qrels, levels=levels)
+    assert time.perf_counter() - start < 1.0
+
+
+def test_plot_crp_refuses_a_figure_too_large_to_draw(cranfield):
+    """figsize=(1e9, 1e9) passed the check (two numbers > 0) and failed inside Matplotlib
+    with a TypeError from its renderer; Matplotlib draws fewer than 2**23 pixels a side, so
+    a side beyond that at the figure's dpi is an InputError naming figsize."""
+    import matplotlib
+
+    runs, qrels = cranfield
+    bm25 = runs[runs.system == "bm25"].drop(columns="system")
+    limit = 2 ** 23 / matplotlib.rcParams["figure.dpi"]
+    for figsize in ((1e9, 1e9), (4.0, limit * 1.01)):
+        with pytest.raises(ta.InputError, match=r"plot_crp: figsize .* 2\*\*23 pixels"):
+            plot.plot_crp(bm25, qrels, qids=["1"], figsize=figsize)
+    plot.plot_crp(bm25, qrels, qids=["1"], figsize=(4.0, 3.0))

@@ -184,3 +184,48 @@ def test_default_weight_grid_is_counted_before_it_is_made():
         weight_grid(4, 0.005)
     assert time.perf_counter() - start < 5
     assert len(weight_grid(4, 0.01)) == 176_851  # allowed: made directly, not filtered
+
+
+def test_probfuse_segments_finer_than_the_rankings_learn_per_position_in_little_memory(
+        two_runs):
+    """ProbFuse with more segments than any ranking has documents: each segment holds one
+    position (⌈n/x⌉ = 1), so p_r(k) = Σ over training queries of the hit at position k,
+    over the number of training queries (0 past every ranking's end; ranx's
+    estimate_segment_probs, written out here). The estimate works on the positions the
+    runs hold: x = 10⁶ costs megabytes, not (runs × queries × x) counters (3.6 GB here)."""
+    import tracemalloc
+
+    runs, qrels = two_runs
+    qids = sorted(qrels["qid"].unique(), key=int)[:40]
+    runs = runs[runs["qid"].isin(qids)].groupby(["system", "qid"]).head(15)
+    train = qrels[qrels["qid"].isin(qids)]
+    x = 10 ** 6
+    tracemalloc.start()
+    try:
+        model = ta.fit_fusion(runs, train, "probfuse", None, ties="first", n_segments=x)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 200 * 2 ** 20
+    relevant = set(zip(train["qid"], train["docid"])) - set(
+        zip(train.loc[train["rel"] < 1, "qid"], train.loc[train["rel"] < 1, "docid"]))
+    for system, run in runs.groupby("system"):
+        expected = np.zeros(x)
+        for _, ranking in run.groupby("qid"):
+            hits = [(q, d) in relevant for q, d in zip(ranking["qid"], ranking["docid"])]
+            expected[:len(hits)] += hits
+        expected /= len(qids)
+        np.testing.assert_allclose(model.params["probs"][system], expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("fit", [
+    lambda runs, qrels: ta.fit_fusion(runs, qrels, "probfuse", n_segments=10 ** 12),
+    lambda runs, qrels: ta.optimize_fusion(runs, qrels, "probfuse",
+                                           grid={"n_segments": [10, 10 ** 12]}),
+], ids=["fit_fusion", "optimize_fusion grid"])
+def test_probfuse_segments_beyond_a_million_are_refused_naming_n_segments(two_runs, fit):
+    """The model holds n_segments probabilities per run: 10¹² of them is refused at once
+    (a ParameterError naming n_segments), not a NumPy MemoryError after the runs are read."""
+    runs, qrels = two_runs
+    with pytest.raises(ta.ParameterError, match=r"n_segments must be .* ≤ 1,000,000"):
+        fit(runs, qrels)

@@ -88,6 +88,9 @@ def _check_frame(frame, param: str, label: str) -> None:
                          f"frame with a by column), not {type(frame).__name__}")
 
 
+MAX_LEVELS = 10_001  # precision_recall's recall levels (a level every 0.0001)
+
+
 def _whole(value, param: str, label: str, minimum: int) -> int:
     """A whole number ≥ ``minimum`` (not a bool)."""
     from ..core.registry import is_real
@@ -125,6 +128,11 @@ def plot_crp(run: Frame, qrels: Frame, qids: Sequence[Any] | None = None, *,
                 is_real(v) and math.isfinite(v) and v > 0 for v in figsize):
             raise InputError(f"{label}: figsize must be (width, height) in inches, two "
                              f"numbers > 0, or None, not {figsize!r}")
+        dpi = float(_pyplot().rcParams["figure.dpi"])
+        if max(figsize) * dpi >= 2 ** 23:
+            raise InputError(f"{label}: figsize {figsize!r} is too large to draw: Matplotlib "
+                             f"draws fewer than 2**23 pixels a side, {2 ** 23 / dpi:,.0f} "
+                             f"inches at the figure's {dpi:g} dpi")
     plt = _pyplot()
     frame, cols = engine.crp(run, qrels, "references", depth=depth, by=by, ties=ties,
                              relevance_level=relevance_level)
@@ -456,7 +464,7 @@ def precision_recall(runs: Frame, qrels: Frame, systems: Sequence[Any] | None = 
 
     ``runs``: one run frame (pandas or Polars) with a ``by`` column; ``systems``: which to
     draw, in order (default: all). ``levels``: a number of evenly spaced recall levels from 0
-    to 1 (default 11) or the levels themselves. ``ties``: as ``evaluate``: "average"
+    to 1 (default 11) or the levels themselves, at most 10,001. ``ties``: as ``evaluate``: "average"
     (default) is the exact mean over every order of tied documents of each query's
     interpolated precision (McSherry & Najork 2008's tie-aware evaluation), "trec_eval"
     trec_eval's order (score, then docid descending) and its numbers.
@@ -475,7 +483,16 @@ def precision_recall(runs: Frame, qrels: Frame, systems: Sequence[Any] | None = 
         raise InputError(f"{label}: levels must be a number of levels (a whole number ≥ 1) "
                          f"or a list of recall levels in [0, 1], not {levels!r}")
     if is_real(given):
-        given = np.linspace(0.0, 1.0, _whole(given, "levels", label, 1))
+        given = _whole(given, "levels", label, 1)
+        if given > MAX_LEVELS:
+            raise InputError(f"{label}: levels must be at most {MAX_LEVELS:,} (a recall "
+                             f"level every 0.0001; each is a measure evaluated on every "
+                             f"query), not {levels!r}")
+        given = np.linspace(0.0, 1.0, given)
+    if len(given) > MAX_LEVELS:
+        raise InputError(f"{label}: levels gives {len(given):,} recall levels, more than "
+                         f"{MAX_LEVELS:,} (a level every 0.0001; each is a measure "
+                         f"evaluated on every query)")
     if not all(is_real(r) for r in given):
         raise InputError(f"{label}: levels must be recall levels, numbers in [0, 1], "
                          f"not {levels!r}")

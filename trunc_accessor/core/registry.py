@@ -411,6 +411,11 @@ ADHOC_READINGS = {
 }
 
 
+# the advice of the warning below in Python; the command line gives its own (cli)
+ADHOC_HINT = ("; evaluate(..., like='ir_measures' or 'pytrec_eval') reads the last line's "
+              "grade, as those libraries do")
+
+
 def subtopic_warning(prep: Prepared, parts, like=None) -> None:
     """The ``SubtopicWarning`` of a call whose qrels judge several subtopics a query
     and that asks for ad hoc measures: ``parts`` lists (measures, rule) pairs, one per way
@@ -427,8 +432,7 @@ def subtopic_warning(prep: Prepared, parts, like=None) -> None:
             said.append(f"{', '.join(names)} read {ADHOC_READINGS[rule]}")
     if not said:
         return
-    hint = ("; evaluate(..., like='ir_measures' or 'pytrec_eval') reads the last line's "
-            "grade, as those libraries do" if like is None else "")
+    hint = ADHOC_HINT if like is None else ""
     warn(f"the qrels judge several subtopics a query: {'; '.join(said)}{hint}",
          SubtopicWarning)
 

@@ -479,8 +479,18 @@ RANX_SAME = {"precision": "precision", "recall": "recall", "f1": "f1", "bpref": 
 
 
 # --------------------------------------------------------------------------- main
+# the command line's advice where the Python API's names evaluate(..., like=...)
+_CLI_ADHOC_HINT = ("; --no-subtopics reads the second field as trec_eval's iteration field "
+                   "instead (one grade per document)")
+
+
 def _one_line_warnings(prog: str = "trunc-accessor"):
+    from ..core.registry import ADHOC_HINT
+    from ..warn import SubtopicWarning
+
     def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, SubtopicWarning):
+            message = str(message).replace(ADHOC_HINT, _CLI_ADHOC_HINT)
         sys.stderr.write(f"{prog}: warning: {message}\n")
 
     warnings.showwarning = show

@@ -75,13 +75,27 @@ def _real(name, value, lo=None, hi=None) -> float:
     return v
 
 
+MAX_SEGMENTS = 10 ** 6  # ProbFuse's model holds this many probabilities per run
+
+
+def _segments(value) -> int:
+    """ProbFuse's ``n_segments``: a whole number in [1, MAX_SEGMENTS]."""
+    x = frames.whole_number(value, "n_segments", 1)
+    if x > MAX_SEGMENTS:
+        raise ParameterError(
+            f"n_segments must be a whole number ≤ {MAX_SEGMENTS:,} (the model holds "
+            f"n_segments probabilities per run; more segments than a ranking has documents "
+            f"hold one position each, the rest none), not {value!r}")
+    return x
+
+
 _CHECKS = {
     "k": lambda v: _real("k", v, 0),
     "phi": lambda v: _real("phi", v, 0, 1),
     "gamma": lambda v: _real("gamma", v),
     "sigma": lambda v: _real("sigma", v, 0, 1),
     "w": lambda v: frames.whole_number(v, "w", 0),
-    "n_segments": lambda v: frames.whole_number(v, "n_segments", 1),
+    "n_segments": lambda v: _segments(v),
 }
 
 

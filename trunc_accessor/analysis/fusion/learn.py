@@ -127,11 +127,11 @@ def estimate(tab: Table, h: np.ndarray, train_q: np.ndarray, m: Method, fit: dic
         x = int(fit["n_segments"])
         size = np.ceil(n / x).astype(np.int64)
         k = z // np.maximum(size, 1)
-        key = seg * x + k
-        sums = np.bincount(key, weights=hh)
-        cnts = np.bincount(key)
-        used = np.flatnonzero(cnts)
-        means = sums[used] / cnts[used]
+        # the (segment of the stack, ProbFuse segment) pairs the rankings hold, not a
+        # counter for each of the n_q·R·x possible ones
+        used, pair = np.unique(seg.astype(np.int64) * x + k, return_inverse=True)
+        means = np.bincount(pair, weights=hh, minlength=len(used)) / np.bincount(
+            pair, minlength=len(used))
         seg_of, k_of = used // x, used % x
         probs = np.bincount((seg_of // st.n_q) * x + k_of, weights=means,
                             minlength=R * x).reshape(R, x) / max(n_train, 1)
