@@ -55,7 +55,15 @@ def defer(function: Callable[[], pl.DataFrame], schema: dict) -> pl.LazyFrame:
 
 
 def systems_of(run: pl.LazyFrame, by) -> pl.LazyFrame:
-    return run.select(list(by)).unique()
+    """The distinct by… keys of a lazy run. A Categorical or Enum key is made distinct as
+    text and cast back: Polars 1.30's streaming ``unique`` panics on categoricals ("string
+    caches don't match") even within one frame."""
+    schema = run.collect_schema()
+    keys = [pl.col(b).cast(pl.String) if isinstance(schema[b], (pl.Categorical, pl.Enum))
+            else pl.col(b) for b in by]
+    distinct = run.select(keys).unique()
+    return distinct.with_columns(pl.col(b).cast(schema[b]) for b in by
+                                 if isinstance(schema[b], (pl.Categorical, pl.Enum)))
 
 
 def plan(run: pl.LazyFrame, qrels: pl.DataFrame, cols: frames.Columns, kt: frames.KeyTypes,

@@ -233,8 +233,13 @@ def recode_systems(run: pl.DataFrame, local: pl.DataFrame, systems: pl.DataFrame
     the systems of a whole call of which this run is one batch (every local system is
     one of them)."""
     names = list(systems.columns)
-    found = (local.with_row_index("_local")
-             .join(systems.with_row_index("_global"), on=names, how="left", **nulls_equal())
+    # categorical keys join as text: a batch's categories and the call's may come from
+    # different string caches (Polars 1.x refuses to compare those)
+    as_text = [pl.col(c).cast(pl.String) for c in names
+               if isinstance(systems.schema[c], (pl.Categorical, pl.Enum))]
+    found = (local.with_columns(as_text).with_row_index("_local")
+             .join(systems.with_columns(as_text).with_row_index("_global"), on=names,
+                   how="left", **nulls_equal())
              .sort("_local"))
     code = found["_global"].cast(pl.Int64).to_numpy()
     return run.with_columns(pl.Series(SYS, code[run[SYS].to_numpy()]))
