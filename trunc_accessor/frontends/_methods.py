@@ -113,8 +113,10 @@ def evaluate(self, qrels, metrics, *, ties=None, by=None, queries=None, relevanc
         ``make_comparable=True``), a document's last qrels line wins; ranx orders equal
         scores by an unstable sort that no option reproduces, so ``ties=`` stays yours
         (default "average"). ``ties=``/``undefined=`` that contradict the preset are
-        refused. ``trunc_accessor.aggregate`` of the result gives the program's summary
-        (counts summed, as all four do).
+        refused. ``trunc_accessor.aggregate`` of the result gives trec_eval's and
+        ir_measures' summary (counts such as ``num_rel_ret`` summed over queries, the rest
+        averaged); ranx averages every measure, ``hits`` included, so for ranx's summary
+        take the column means. pytrec_eval returns per-query values only.
 
     Returns
     -------
