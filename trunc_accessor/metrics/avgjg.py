@@ -61,15 +61,9 @@ def evaluate_avgjg(run, qrels_jg, *, qids=None, relevance_level: float = 1,
     """
     import polars as pl
 
-    from ..errors import InputError
+    from .prefs import trec_ranking
 
-    ranked = (run.select(pl.col("qid").cast(pl.String), pl.col("docid").cast(pl.String),
-                         pl.col("score").cast(pl.Float64))
-              .sort(["qid", "score", "docid"], descending=[False, True, True]))
-    dup = ranked.filter(pl.struct("qid", "docid").is_duplicated())
-    if dup.height:
-        raise InputError(f"query {dup['qid'][0]!r}: document {dup['docid'][0]!r} is ranked "
-                         "twice (trec_eval stops on duplicate documents too)")
+    ranked = trec_ranking(run, docid_descending=True)
     ranked = ranked.with_columns(pl.int_range(1, pl.len() + 1).over("qid").alias("_pos"))
     if max_docs is not None:
         ranked = ranked.filter(pl.col("_pos") <= max_docs)

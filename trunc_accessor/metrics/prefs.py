@@ -299,6 +299,22 @@ def query_values(groups, counts, njr: int) -> dict[str, float]:
     return out
 
 
+def trec_ranking(run, *, docid_descending: bool):
+    """The run's ``qid, docid, score`` as text, text and float, in trec_eval's order: by qid,
+    score descending, then docno descending (its qrels measures) or ascending (its
+    preference measures). A document ranked twice for a query is an ``InputError``."""
+    import polars as pl
+
+    ordered = (run.select(pl.col("qid").cast(pl.String), pl.col("docid").cast(pl.String),
+                          pl.col("score").cast(pl.Float64))
+               .sort(["qid", "score", "docid"], descending=[False, True, docid_descending]))
+    dup = ordered.filter(pl.struct("qid", "docid").is_duplicated())
+    if dup.height:
+        raise InputError(f"query {dup['qid'][0]!r}: document {dup['docid'][0]!r} is ranked "
+                         "twice (trec_eval stops on duplicate documents too)")
+    return ordered
+
+
 def evaluate_prefs(run, prefs, *, qids=None, max_docs: int | None = None):
     """The ``prefs_*`` measures of a run against preference judgments, per query.
 
@@ -330,17 +346,10 @@ def evaluate_prefs(run, prefs, *, qids=None, max_docs: int | None = None):
     """
     import polars as pl
 
-    qid_col = pl.col("qid").cast(pl.String)
-    ordered = (run.select(qid_col, pl.col("docid").cast(pl.String),
-                          pl.col("score").cast(pl.Float64))
-               .sort(["qid", "score", "docid"], descending=[False, True, False]))
-    dup = ordered.filter(pl.struct("qid", "docid").is_duplicated())
-    if dup.height:
-        raise InputError(f"query {dup['qid'][0]!r}: document {dup['docid'][0]!r} is ranked "
-                         "twice (trec_eval stops on duplicate documents too)")
+    ordered = trec_ranking(run, docid_descending=False)
     if max_docs is not None:
         ordered = ordered.filter(pl.int_range(pl.len()).over("qid") < max_docs)
-    judged = prefs.select(qid_col, pl.col("jg", "jsg", "docid").cast(pl.String),
+    judged = prefs.select(pl.col("qid", "jg", "jsg", "docid").cast(pl.String),
                           pl.col("rel_level").cast(pl.Float64))
     if qids is None:
         qids = sorted(set(judged["qid"].unique().to_list())
