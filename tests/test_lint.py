@@ -1,6 +1,6 @@
 """The code base lints clean: ruff (pinned in the test extra, configured in pyproject.toml:
 pycodestyle errors with the 100-character line, pyflakes and import order) finds nothing in
-the package, the tests, the documentation hooks, the benchmarks and the examples. The
+the package, the tests, the documentation hooks, the benchmarks, the examples and the notebooks. The
 pre-commit configuration runs the same checks as CI."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from .conftest import ROOT
 
 # what CI lints (through this test) and what the pre-commit hook runs
-PATHS = ["trunc_accessor", "tests", "docs", "bench", "examples"]
+PATHS = ["trunc_accessor", "tests", "docs", "bench", "examples", "notebooks"]
 LINT = ["python", "-m", "ruff", "check", *PATHS]
 
 
