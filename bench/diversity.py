@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 import trunc_accessor as ta
-from trunc_accessor.io.ndeval_cli import COLUMNS
+from trunc_accessor.frontends.cli.ndeval import COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
 WEB = ROOT.parent / "shared" / "data" / "trec_web_2012"

@@ -32,9 +32,9 @@ Phases. trunc_accessor converts inside its own call, so the split is measured by
 (timing only, behaviour unchanged) the library's internal steps for the duration of the
 call, the way peers.py wraps ranx's and ir_measures' converters:
 
-  convert  trunc_accessor.frames.to_polars   (pandas -> Polars; a column select on Polars)
+  convert  trunc_accessor.core.frames.to_polars   (pandas -> Polars; a column select on Polars)
   compute  everything else inside .ir.evaluate (validation/casting, join/sort, kernels)
-  output   trunc_accessor.frames.result_{pandas,polars} + renaming the columns to the
+  output   trunc_accessor.core.frames.result_{pandas,polars} + renaming the columns to the
            canonical names (+ Polars -> pandas for the Polars entry)
 
 and the sub-steps of compute are reported as peers.py "details":
@@ -93,7 +93,8 @@ def _phase_split(timer, output_fn_name: str):
 
     The time spent in frames.to_polars is moved from "compute" to "convert" and the time in
     the result builder to "output"; the caller times the whole call as "compute"."""
-    from trunc_accessor import engine, frames
+    from trunc_accessor.core import frames
+    from trunc_accessor.engine import evaluation as engine
 
     spent: dict[str, float] = {}
     targets = [

@@ -51,7 +51,7 @@ def _markdown(doc: str) -> str:
 
 def _dialect_names() -> dict[str, dict[str, list[str]]]:
     """metric name → {dialect: [names]} from the name tables of the parser."""
-    from trunc_accessor.core import names, trec_dialect
+    from trunc_accessor.metrics import names, trec_dialect
 
     found: dict[str, dict[str, list[str]]] = {}
 
@@ -76,8 +76,8 @@ def ranx_names() -> dict[str, str]:
     (``mrr``, ``hits``, ``r-precision``, ``ndcg_burges``, …) and ranx's names that are also
     the library's (``precision``, ``recall``, ``f1``, ``ndcg``, …), as the parser and
     ``--list`` accept them."""
-    from trunc_accessor.core import names
-    from trunc_accessor.io.cli import RANX_SAME
+    from trunc_accessor.frontends.cli.trec_eval import RANX_SAME
+    from trunc_accessor.metrics import names
 
     found = {name: entry if isinstance(entry, str) else entry[0]
              for name, entry in names.RANX.items()}
@@ -220,7 +220,8 @@ def _cell(text: str) -> str:
 def cli_page() -> str:
     """The command line: its usage, one table row per option (from the parsers themselves, so
     the page cannot drift from ``--help``), and the epilog; then ndeval's mode likewise."""
-    from trunc_accessor.io import cli, ndeval_cli
+    from trunc_accessor.frontends.cli import ndeval as ndeval_cli
+    from trunc_accessor.frontends.cli import trec_eval as cli
 
     parser = cli.build_parser()
     lines = ["# Command line", "",
@@ -280,7 +281,7 @@ def _generated(path: str, content: str, config) -> File:
 
 @event_priority(100)  # before mkdocs-jupyter, which renders the notebooks added here
 def on_files(files, config):
-    from trunc_accessor.core.registry import REGISTRY
+    from trunc_accessor.metrics.registry import REGISTRY
 
     dialects = _dialect_names()
     files.append(_generated("metrics/index.md", index_page(REGISTRY, dialects), config))
@@ -299,7 +300,7 @@ def on_files(files, config):
 
 def on_config(config):
     """The metric pages and the notebooks in the navigation (generated, so listed here)."""
-    from trunc_accessor.core.registry import REGISTRY
+    from trunc_accessor.metrics.registry import REGISTRY
 
     nav = config["nav"]
     for entry in nav:

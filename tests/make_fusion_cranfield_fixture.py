@@ -1,5 +1,5 @@
 """Write tests/data/fusion/ranx_probfuse_cranfield.json.gz: ranx 0.3.21's ProbFuse on the
-shipped Cranfield runs, the oracle of tests/test_fusion_ranx.py's ProbFuse tests.
+shipped Cranfield runs, the oracle of tests/fusion/test_fusion_ranx.py's ProbFuse tests.
 
 ORIGIN: ranx 0.3.21 (``ranx.fusion.probfuse_train`` and ``ranx.fuse(method="probfuse")``)
 run by this script on ``ta.load_example("cranfield")``'s bm25_stem, tfidf and ql_dirichlet

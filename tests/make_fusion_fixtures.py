@@ -1,9 +1,9 @@
 """Write tests/data/fusion/ranx_fusion.json.gz: ranx 0.3.21's fused runs, trained parameters
-and optimisation choices for fixed random runs, the oracle of tests/test_fusion_ranx.py.
+and optimisation choices for fixed random runs, the oracle of tests/fusion/test_fusion_ranx.py.
 
 ranx compiles its Numba kernels on first use (minutes on a cold cache; 7-10 s to load them
 even when cached), so the suite reads ranx's answers from this file instead of running ranx;
-tests/test_fusion_ranx.py also runs ranx live on other runs when TRUNC_ACCESSOR_LIVE_RANX=1.
+tests/fusion/test_fusion_ranx.py also runs ranx live on other runs when TRUNC_ACCESSOR_LIVE_RANX=1.
 Re-run after changing the inputs (about 12 minutes cold, 1 minute warm):
 
     python tests/make_fusion_fixtures.py        # needs ranx==0.3.21 (pip install ranx)

@@ -2,7 +2,7 @@
 trectools provider) per query on three shipped runs, at p = 0.8 and p = 0.5. Needs
 ir_measures and trectools (``pip install "ir-measures[trectools]"``); run from the project
 root: ``python -m tests.make_trectools_rbp``. The frames handed to ir_measures are the
-ones tests/test_presets.py builds (``rbp_inputs``)."""
+ones tests/engine/test_presets.py builds (``rbp_inputs``)."""
 from __future__ import annotations
 
 import csv
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import ir_measures
 
-from .test_presets import rbp_inputs
+from tests.engine.test_presets import rbp_inputs
 
 OUT = Path(__file__).parent / "data" / "trectools_rbp" / "rbp.tsv"
 

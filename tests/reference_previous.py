@@ -1,5 +1,5 @@
 """The previous implementations of ERR′, RBU and the RBP residual, kept verbatim as the
-reference for their judged-part forms (tests/test_prefix.py): ERR′ and RBU ran the cascade
+reference for their judged-part forms (tests/metrics/test_prefix.py): ERR′ and RBU ran the cascade
 over every tie group, and the residual summed the unjudged weight over every row."""
 from __future__ import annotations
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
 
-from .reference import NAN, is_rel
-from .reference import num_rel as _num_rel
+from tests.reference import NAN, is_rel
+from tests.reference import num_rel as _num_rel
 
 EPS = 0.00001  # trec_eval.h INFAP_EPSILON
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from .reference import is_rel, num_rel
+from tests.reference import is_rel, num_rel
 
 
 def gain(g, level, graded=False, max_grade=None):

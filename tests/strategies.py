@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 from hypothesis import strategies as st
 
-from . import reference as ref
+from tests import reference as ref
 
 GRADES = st.sampled_from([None, None, -1, 0, 1, 1, 2, 3])
 

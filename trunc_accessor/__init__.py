@@ -16,17 +16,17 @@ from __future__ import annotations
 
 import importlib
 import sys
-import types
 
-from . import _moved
-from . import metrics as _metrics  # noqa: F401  (registers the metrics)
-from .analysis.aggregate import aggregate
-from .core.registry import REGISTRY, Measure, parse
-from .errors import InputError, InputTypeError, ParameterError
-from .frontends import polars as _polars_accessor  # noqa: F401  (registers pl.DataFrame.ir)
-from .io import example_path, load_example, read_qrels, read_run, write_run
-from .metrics.user import define, metric
-from .warn import (
+from trunc_accessor import metrics as _metrics  # noqa: F401  (registers the metrics)
+from trunc_accessor.engine.aggregate import aggregate
+from trunc_accessor.errors import InputError, InputTypeError, ParameterError
+from trunc_accessor.frontends import polars as _polars_accessor  # noqa: F401  (registers pl.DataFrame.ir)
+from trunc_accessor.io.examples import example_path, load_example
+from trunc_accessor.io.read import read_qrels, read_run
+from trunc_accessor.io.write import write_run
+from trunc_accessor.metrics.registry import REGISTRY, Measure, parse
+from trunc_accessor.metrics.user import define, metric
+from trunc_accessor.warn import (
     AgreementWarning,
     DroppedQueriesWarning,
     EmptyResultWarning,
@@ -44,21 +44,21 @@ __version__ = "0.1.0"
 # Loaded on first use (PEP 562), so `import trunc_accessor` and the command line start
 # without pandas, SciPy, matplotlib or Dask: name → (module, attribute or None for the module)
 _LAZY = {
-    "agreement": (".analysis.agreement", None),  # Kendall's tau, tau_AP, rank-biased overlap
-    "judges": (".analysis.judges", None),  # agreement between qrels: kappa, alpha, leaderboards
-    "plot": (".analysis.plot", None),  # effort-gain and CRP plots (matplotlib)
-    "stats": (".analysis.stats", None),  # paired tests, corrections, intervals (SciPy)
-    "properties": (".analysis.properties", None),
-    "single": (".frontends.single", None),  # metrics of one ranking given as grades
-    "compare": (".analysis.stats", "compare"),
-    "experiment": (".analysis.experiment", "experiment"),
-    "report": (".analysis.experiment", "report"),
-    "evaluate_parquet": (".core.batches", "evaluate_parquet"),
-    "fusion": (".analysis.fusion", None),  # fusion of runs (ranx's methods)
-    "fuse": (".analysis.fusion", "fuse"),
-    "fit_fusion": (".analysis.fusion", "fit_fusion"),
-    "optimize_fusion": (".analysis.fusion", "optimize_fusion"),
-    "official_measures": (".io.irds", "official_measures"),
+    "agreement": ("trunc_accessor.stats.agreement", None),  # Kendall's tau, tau_AP, RBO
+    "judges": ("trunc_accessor.judges", None),  # agreement between qrels: kappa, alpha, …
+    "plot": ("trunc_accessor.plot", None),  # effort-gain and CRP plots (matplotlib)
+    "stats": ("trunc_accessor.stats", None),  # paired tests, corrections, intervals (SciPy)
+    "properties": ("trunc_accessor.metrics.properties", None),
+    "single": ("trunc_accessor.frontends.single", None),  # metrics of one ranking as grades
+    "compare": ("trunc_accessor.stats.significance", "compare"),
+    "experiment": ("trunc_accessor.stats.experiment", "experiment"),
+    "report": ("trunc_accessor.stats.experiment", "report"),
+    "evaluate_parquet": ("trunc_accessor.frontends.parquet", "evaluate_parquet"),
+    "fusion": ("trunc_accessor.fusion", None),  # fusion of runs (ranx's methods)
+    "fuse": ("trunc_accessor.fusion", "fuse"),
+    "fit_fusion": ("trunc_accessor.fusion", "fit_fusion"),
+    "optimize_fusion": ("trunc_accessor.fusion", "optimize_fusion"),
+    "official_measures": ("trunc_accessor.io.irds", "official_measures"),
 }
 
 __all__ = [
@@ -102,11 +102,9 @@ __all__ = [
 
 def __getattr__(name: str):
     if name not in _LAZY:
-        if name in _moved.MOVED:  # a module of the former flat layout (trunc_accessor.stats)
-            return importlib.import_module(f"{__name__}.{name}")
         raise AttributeError(f"module 'trunc_accessor' has no attribute {name!r}")
     module, attribute = _LAZY[name]
-    value = importlib.import_module(module, __name__)
+    value = importlib.import_module(module)
     if attribute is not None:
         value = getattr(value, attribute)
     globals()[name] = value
@@ -115,21 +113,6 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
-
-
-class _Package(types.ModuleType):
-    """``ta.experiment`` and ``ta.aggregate`` are functions, and also the names of modules of
-    the former flat layout: importing those modules by their old names
-    (``import trunc_accessor.experiment``) must not rebind the functions."""
-
-    def __setattr__(self, name, value):
-        if isinstance(value, types.ModuleType) and name in ("experiment", "aggregate"):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
-_moved.install(__name__)
 
 
 class _AfterImport:
@@ -168,12 +151,12 @@ class _AfterImport:
 
 
 def _register_pandas_now() -> None:
-    from .frontends import pandas as _pandas_accessor  # noqa: F401  (registers DataFrame.ir)
+    from trunc_accessor.frontends import pandas as _pandas_accessor  # noqa: F401  (registers DataFrame.ir)
 
 
 def _register_dask_now() -> None:
     try:
-        from .frontends import dask as _dask_accessor  # noqa: F401  (registers dd.DataFrame.ir)
+        from trunc_accessor.frontends import dask as _dask_accessor  # noqa: F401  (registers dd.DataFrame.ir)
     except Exception as error:  # noqa: BLE001 - never break the user's import of Dask
         import warnings
 

@@ -1,5 +1,5 @@
 import sys
 
-from .io.cli import main
+from trunc_accessor.frontends.cli.trec_eval import main
 
 sys.exit(main())

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from ..errors import InputError, InputTypeError
+from trunc_accessor.errors import InputError, InputTypeError
 
 QID_NAMES = ("qid", "query_id", "topic")
 # docno first: a PyTerrier result frame has both an internal int `docid` and the external

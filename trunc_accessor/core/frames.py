@@ -3,7 +3,7 @@
 re-exported here).
 
 This is the only module that knows the quirks of pandas and Polars. What it hands to
-``trunc_accessor.prepare`` holds only the engine's own column names, so no user column
+``trunc_accessor.core.prepare`` holds only the engine's own column names, so no user column
 can collide with them (a run's ``rel`` column used as ``by=`` never meets the qrels'
 grades):
 
@@ -15,7 +15,7 @@ Identifier rule: qid and docid are compared as integers when both frames hold in
 otherwise as strings (an integer as its decimal digits), so int 7 matches "7" but neither
 "007" nor " 7". When one frame holds integers and the other strings, or a system retrieved
 no judged document at all, one ``IdentifierWarning`` says so
-(emitted by ``trunc_accessor.prepare``, which sees both facts).
+(emitted by ``trunc_accessor.core.prepare``, which sees both facts).
 """
 from __future__ import annotations
 
@@ -25,52 +25,27 @@ from typing import Any, cast
 import numpy as np
 import polars as pl
 
-from ..errors import InputError, InputTypeError
-from .columns import (  # noqa: F401  (frames re-exports the names it was home to)
-    _UNSUPPORTED_KEY,
-    DOCID_NAMES,
-    QID_NAMES,
-    REL_NAMES,
-    SYS,
-    SYSTEM_COLUMN_NAMES,
+from trunc_accessor.core.columns import (
     Columns,
-    DuplicateDocumentError,
     RunColumns,
-    _check_by_names,
-    _names,
     _numeric,
-    _pick,
-    check_frame,
-    check_output_names,
-    check_run_schema,
-    fresh_name,
     is_pandas,
-    likely_system_column,
-    normalise_by,
-    resolve_columns,
     resolve_run_columns,
 )
-from .keys import (  # noqa: F401
+from trunc_accessor.core.keys import (
     Canonical,
     KeyTypes,
     _check_float_ids,
     _describe_types,
-    _key_kind,
     _row_label,
     _where,
-    check_duplicate_documents,
     check_schema,
-    distinct_systems,
-    key_dtype,
     key_types,
     may_repeat,
-    nulls_equal,
-    qid_sort_keys,
-    queries_series,
     recode_systems,
-    sort_results,
     system_codes,
 )
+from trunc_accessor.errors import InputError, InputTypeError
 
 
 # --------------------------------------------------------------------------- to Polars

@@ -10,14 +10,14 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from ..errors import InputError, InputTypeError
-from .columns import (
+from trunc_accessor.core.columns import (
     _UNSUPPORTED_KEY,
     SYS,
     Columns,
     DuplicateDocumentError,
     _numeric,
 )
+from trunc_accessor.errors import InputError, InputTypeError
 
 
 def _describe_types(values) -> str:
@@ -135,7 +135,7 @@ def _check_float_ids(frame: pl.DataFrame, column: str, label: str) -> None:
 
 @dataclass(frozen=True)
 class Canonical:
-    """Validated, canonical frames for ``trunc_accessor.prepare.prepare``.
+    """Validated, canonical frames for ``trunc_accessor.core.prepare.prepare``.
 
     ``systems``: one row per distinct by… key (the user's columns, dtypes and values, nulls
     included), row i being system code i of the run's ``_sys`` column; None without by=."""
@@ -194,7 +194,7 @@ def sort_results(frame: pl.DataFrame, by: Sequence[str], qid: str) -> pl.DataFra
 
 def check_duplicate_documents(run: pl.DataFrame, systems: pl.DataFrame | None) -> None:
     """InputError naming a document retrieved twice for one query by one system (the exact
-    pass; ``trunc_accessor.prepare.prepare`` calls it only when a 64-bit hash of the
+    pass; ``trunc_accessor.core.prepare.prepare`` calls it only when a 64-bit hash of the
     (system, qid, docid) keys finds a repeat)."""
     keys = [c for c in (SYS, "qid", "docid") if c in run.columns]
     dup = run.select(pl.struct(keys).is_duplicated()).to_series()

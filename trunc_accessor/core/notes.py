@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from ..warn import DroppedQueriesWarning, EmptyRunWarning, IdentifierWarning, warn
-from .frames import InputError
+from trunc_accessor.errors import InputError
+from trunc_accessor.warn import DroppedQueriesWarning, EmptyRunWarning, IdentifierWarning, warn
 
 
 @dataclass(eq=False)
@@ -18,7 +18,7 @@ class Notes:
     unscored qids that were dropped, systems none of whose retrieved documents is judged
     (the ids probably do not match), and why the id types differ. A call with one
     preparation says it at once; a call evaluated in query batches (see
-    ``trunc_accessor.batches``) gathers it over the batches, which hold disjoint qids,
+    ``trunc_accessor.engine.batches``) gathers it over the batches, which hold disjoint qids,
     and says it once at the end (``finish``), so the warnings and errors are those of
     the whole call."""
 

@@ -1,6 +1,6 @@
 """Preparation: done once per call and shared by every metric of an ``evaluate``.
 
-From canonical Polars frames (see ``trunc_accessor.frames``) this builds flat NumPy
+From canonical Polars frames (see ``trunc_accessor.core.frames``) this builds flat NumPy
 arrays over *segments* (one segment = one ranking = one (by…, qid)), in ranking order:
 
 * which queries are scored: every qrels qid plus ``queries=``; run-only qids
@@ -19,25 +19,14 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from ..warn import EmptyResultWarning, warn
-from .aspects import build_aspects, judged_pairs
-from .frames import (
-    SYS,
-    InputError,
-    check_duplicate_documents,
-    number_list,
-    qid_sort_keys,
-    whole_number,
-)
-from .notes import Notes
-from .prepared import (  # noqa: F401  (re-exported: kernels import them from here)
-    TIES,
-    Prepared,
-    build,
-    check_ties,
-    empty,
-    score_boundaries,
-)
+from trunc_accessor.core.aspects import build_aspects, judged_pairs
+from trunc_accessor.core.columns import SYS
+from trunc_accessor.core.frames import number_list, whole_number
+from trunc_accessor.core.keys import check_duplicate_documents, qid_sort_keys
+from trunc_accessor.core.notes import Notes
+from trunc_accessor.core.prepared import Prepared, build, check_ties, empty, score_boundaries
+from trunc_accessor.errors import InputError
+from trunc_accessor.warn import EmptyResultWarning, warn
 
 
 def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFrame | None = None,
@@ -46,7 +35,7 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
             max_grade: float | None = None, notes: Notes | None = None,
             subtopics: pl.DataFrame | None = None) -> Prepared:
     """Prepare canonical frames (``[_sys,] qid, docid, score[, rank]`` and ``qid, docid,
-    rel``; see ``trunc_accessor.frames``); the run may be handed over in a one-item
+    rel``; see ``trunc_accessor.core.frames``); the run may be handed over in a one-item
     list, which prepare empties, so the frame is freed as soon as it is not needed.
     ``systems``: the user's by… columns, row i for system code i; the keys of the result
     are those columns and ``qid_name``.

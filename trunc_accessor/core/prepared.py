@@ -10,7 +10,7 @@ from functools import cached_property
 import numpy as np
 import polars as pl
 
-from ..errors import ParameterError
+from trunc_accessor.errors import ParameterError
 
 TIES = ("average", "first", "trec_eval", "trec_eval9")
 # orders a preset (``like=``, ``.presets``) asks for and no ``ties=`` names: score

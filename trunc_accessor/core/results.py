@@ -14,8 +14,8 @@ from collections.abc import Mapping
 import pandas as pd
 import polars as pl
 
-from ..errors import InputError
-from .frames import QID_NAMES
+from trunc_accessor.core.columns import QID_NAMES
+from trunc_accessor.errors import InputError
 
 MAPPING_SYSTEM = "__system__"  # the system column of a mapping's frames (named by its keys)
 
@@ -26,7 +26,7 @@ def plain(frame, what: str) -> tuple[pd.DataFrame, bool]:
     if isinstance(frame, pl.LazyFrame):
         frame = frame.collect()
     if isinstance(frame, pl.DataFrame):
-        from .frames import to_pandas
+        from trunc_accessor.core.frames import to_pandas
 
         return to_pandas(frame), True
     if isinstance(frame, pd.Series):

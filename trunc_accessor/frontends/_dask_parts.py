@@ -14,9 +14,15 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
-from ..core import engine, frames, truncation
-from ..core.prepare import Notes, largest_grade
-from ..core.registry import Measure
+from trunc_accessor import errors
+from trunc_accessor.core import columns as _columns
+from trunc_accessor.core import frames
+from trunc_accessor.core import keys as _keys
+from trunc_accessor.core.notes import Notes
+from trunc_accessor.core.prepare import largest_grade
+from trunc_accessor.engine import evaluation as engine
+from trunc_accessor.engine import truncation
+from trunc_accessor.metrics.registry import Measure
 
 BROADCAST_QRELS_ROWS = 5_000_000
 """Qrels (pandas or Polars) of at most this many rows are broadcast to every worker; larger
@@ -42,7 +48,7 @@ class _Call:
     crp_kind: str = ""
     single: bool = False
 
-    def answer(self, run, qrels, queries, batch) -> tuple[pl.DataFrame, frames.Columns]:
+    def answer(self, run, qrels, queries, batch) -> tuple[pl.DataFrame, _columns.Columns]:
         """The engine's answer as one Polars frame: key columns, then value columns
         (``evaluate``: Float64 with NaN for undefined values, as the engine gives them)."""
         if self.kind == "evaluate":
@@ -60,7 +66,7 @@ class _Call:
         return engine.crp(run, qrels, self.crp_kind, queries=queries, batch=batch,
                           **self.kwargs)
 
-    def pandas(self, frame: pl.DataFrame, cols: frames.Columns):
+    def pandas(self, frame: pl.DataFrame, cols: _columns.Columns):
         """The answer as the pandas accessor returns it."""
         keys = [*cols.by, cols.run_qid]
         if self.kind == "evaluate":
@@ -104,7 +110,7 @@ class _Plan:
 @dataclass
 class _Piece:
     frame: pl.DataFrame | None
-    cols: frames.Columns | None
+    cols: _columns.Columns | None
     notes: Notes
     owned: pl.Series  # qids (as strings) this piece scored
     run_schema: pl.Schema | None = None
@@ -186,7 +192,7 @@ def _local_systems(part: pd.DataFrame, by: tuple) -> pl.DataFrame:
 
 
 def _systems(parts: list, by: tuple) -> pl.DataFrame:
-    return frames.distinct_systems(pl.concat(parts, how="vertical_relaxed"), by)
+    return _keys.distinct_systems(pl.concat(parts, how="vertical_relaxed"), by)
 
 
 def _no_missing_qid(q: pl.DataFrame, qid: str) -> None:
@@ -194,7 +200,7 @@ def _no_missing_qid(q: pl.DataFrame, qid: str) -> None:
     eager path raises the same error)."""
     if q[qid].null_count():
         row = q.filter(pl.col(qid).is_null()).row(0, named=True)
-        raise frames.InputError(f"qrels column {qid!r} has a missing value (row "
+        raise errors.InputError(f"qrels column {qid!r} has a missing value (row "
                                 f"{', '.join(f'{k}={v!r}' for k, v in row.items())})")
 
 
@@ -294,7 +300,7 @@ def _merge(pieces: list, qrels, plan: _Plan, call: _Call, layout: _Layout,
     _emit(notes.finish, plan.systems)
     cols = ran[0].cols
     out = pl.concat([p.frame for p in ran], how="vertical_relaxed")
-    out = frames.sort_results(out, cols.by, cols.run_qid)
+    out = _keys.sort_results(out, cols.by, cols.run_qid)
     return call.pandas(out, cols)
 
 
@@ -337,7 +343,7 @@ def _scatter(q: pl.DataFrame):
 def _truncate_part(part: pd.DataFrame, depth, marker, by, reset: bool) -> pd.DataFrame:
     """``truncate``/``truncate_at`` of one partition holding whole rankings: the pandas
     accessor's, on the partition with the qid as a column; the kept rows of ``part``."""
-    from .pandas import PandasIR
+    from trunc_accessor.frontends.pandas import PandasIR
 
     flat = part.reset_index() if reset else part.reset_index(drop=True)
     kept = PandasIR(flat)._truncate(depth, marker, by)
@@ -346,7 +352,7 @@ def _truncate_part(part: pd.DataFrame, depth, marker, by, reset: bool) -> pd.Dat
 
 def _kept_rows(part: pd.DataFrame, depth, marker, by, seq: str) -> pd.DataFrame:
     """The input positions of the rows a shuffled partition keeps."""
-    from .pandas import PandasIR
+    from trunc_accessor.frontends.pandas import PandasIR
 
     part = part.sort_values(seq, kind="stable").reset_index(drop=True)
     kept = PandasIR(part.drop(columns=[seq]))._truncate(depth, marker, by)

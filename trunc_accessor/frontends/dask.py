@@ -22,7 +22,7 @@ How a call is evaluated:
    as it had; the method is Dask's, ``dataframe.shuffle.method``), carrying each row's
    input position so that every ranking keeps its input order (``ties="first"``, equal
    ranks, ``crp``'s grades).
-3. **Facts of the whole call.** As ``trunc_accessor.batches`` does for lazy Polars runs,
+3. **Facts of the whole call.** As ``trunc_accessor.engine.batches`` does for lazy Polars runs,
    small tasks find the systems (the distinct ``by=`` keys of the whole run, read from the
    ``by=`` columns alone) and the largest grade of the whole qrels, and every partition is
    prepared with them (an ``trunc_accessor.engine.Batch``): system codes, graded gains
@@ -37,7 +37,7 @@ How a call is evaluated:
    qrels. Qrels and ``queries=`` qids that no partition holds are scored once, at the end,
    as every system's empty ranking.
 5. **One answer.** A last task gathers the partitions' answers and notes
-   (``trunc_accessor.prepare.Notes``, merged as the lazy path merges its batches),
+   (``trunc_accessor.core.prepare.Notes``, merged as the lazy path merges its batches),
    says the call's warnings once or raises its errors (``Notes.finish``), and sorts the
    rows into the pandas accessor's order. On a ``distributed`` worker its warnings are
    forwarded to the client with ``distributed.warn`` (they show up in the client's session
@@ -74,8 +74,11 @@ import numpy as np
 import pandas as pd
 from dask.dataframe.extensions import register_dataframe_accessor
 
-from ..core import engine, frames
-from ._dask_parts import (
+from trunc_accessor.core import columns as _columns
+from trunc_accessor.core import frames
+from trunc_accessor.core import keys as _keys
+from trunc_accessor.engine import evaluation as engine
+from trunc_accessor.frontends._dask_parts import (
     BROADCAST_QRELS_ROWS,
     _Call,
     _concat,
@@ -97,7 +100,7 @@ from ._dask_parts import (
     _tag,
     _truncate_part,
 )
-from ._methods import install
+from trunc_accessor.frontends.namespace import install
 
 
 # --------------------------------------------------------------------------- the accessor
@@ -111,8 +114,8 @@ class DaskIR:
     # ------------------------------------------------------------------ layout
     def _qid_in_index(self) -> bool:
         meta = self._frame._meta
-        return (meta.index.name in frames.QID_NAMES
-                and not any(c in frames.QID_NAMES for c in meta.columns))
+        return (meta.index.name in _columns.QID_NAMES
+                and not any(c in _columns.QID_NAMES for c in meta.columns))
 
     def _meta_row(self) -> pd.DataFrame:
         """One row with the run's columns and dtypes (its values are made up)."""
@@ -154,18 +157,18 @@ class DaskIR:
         if qrels_is_dask:
             qrels_row = qrels._meta_nonempty.head(1)
         else:
-            frames.check_frame(qrels, "qrels")
+            _columns.check_frame(qrels, "qrels")
             qrels_row = qrels.head(1)
         by = call.kwargs.get("by")
         cols = engine.columns_of(run_row, qrels_row, by)
-        systems = (frames.distinct_systems(_polars(run_row, list(cols.by), "run"), cols.by)
+        systems = (_keys.distinct_systems(_polars(run_row, list(cols.by), "run"), cols.by)
                    if cols.by else None)
         with warnings.catch_warnings():  # the engine on one row: checks, and the answer's meta
             warnings.simplefilter("ignore")
             frame, cols = call.answer(run_row, qrels_row, queries,
                                       engine.Batch(systems=systems, max_grade=0.0))
             meta = call.pandas(frame, cols).iloc[:0]
-        queries_s = frames.queries_series(queries)
+        queries_s = _keys.queries_series(queries)
         if queries_s is not None:  # one copy in the graph, whatever the number of partitions
             queries_s = dask.delayed(queries_s, pure=False)
         qcols = tuple(engine.qrels_columns(cols))
@@ -177,8 +180,8 @@ class DaskIR:
         if qrels_is_dask:
             broadcast = qrels.npartitions == 1
         shuffle = not broadcast or not self._split(cols.run_qid)
-        seq = frames.fresh_name(names, "__ta_seq") if shuffle else None
-        route = None if broadcast else frames.fresh_name([*names, *([seq] if seq else [])],
+        seq = _columns.fresh_name(names, "__ta_seq") if shuffle else None
+        route = None if broadcast else _columns.fresh_name([*names, *([seq] if seq else [])],
                                                          "__ta_route")
         layout = _Layout(tuple(engine.run_columns(cols)), cols.run_qid, cols.qrels_qid,
                          reset=reset and not shuffle, seq=seq, route=route)
@@ -206,7 +209,7 @@ class DaskIR:
             if qrels_is_dask:
                 dq = qrels
             else:
-                dq = (qrels.loc[:, list(qcols)] if frames.is_pandas(qrels)
+                dq = (qrels.loc[:, list(qcols)] if _columns.is_pandas(qrels)
                       else frames.to_pandas(_qrels_polars(qrels, qcols)))
                 dq = dd.from_pandas(dq, npartitions=run.npartitions)
             facts = [dask.delayed(_qrels_facts)(p, qcols, cols.rel) for p in dq.to_delayed()]
@@ -248,7 +251,7 @@ class DaskIR:
         return self._lazy(qrels, call, queries)
 
     def _truncate(self, depth, marker, by):
-        from .pandas import PandasIR
+        from trunc_accessor.frontends.pandas import PandasIR
 
         run = self._frame
         row = self._meta_row()
@@ -258,13 +261,13 @@ class DaskIR:
             PandasIR(row)._truncate(depth, marker, by)
             if not isinstance(depth, (int, float, np.number)):  # whole to every partition
                 depth = dask.delayed(depth, pure=False)
-        cols = frames.resolve_run_columns(row, by)
+        cols = _columns.resolve_run_columns(row, by)
         meta = run._meta
         if self._split(cols.qid):
             return run.map_partitions(_truncate_part, depth, marker, by, self._qid_in_index(),
                                       meta=meta)
         names = list(meta.columns) + [meta.index.name]
-        seq = frames.fresh_name(names, "__ta_seq")
+        seq = _columns.fresh_name(names, "__ta_seq")
         tag = {"qid": cols.qid, "reset": self._qid_in_index(), "seq": seq, "route": None}
         tagged = run.map_partitions(_tag, **tag,
                                     meta=_tag(meta, **tag, partition_info={"number": 0}))
@@ -285,12 +288,12 @@ def _plot_crp(self, qrels, qids=None, *, depth=None, ties="average", by=None,
               relevance_level=1, ncols=3, figsize=None):
     """CRP curves, one panel per query (see the pandas accessor's ``plot_crp``): the queries
     drawn (all of them without ``qids``) are computed and drawn on the client."""
-    from ..analysis.plot import plot_crp
+    from trunc_accessor.plot.figures import plot_crp
 
     run = self._frame.reset_index() if self._qid_in_index() else self._frame
     if qids is not None:
         wanted = [str(q) for q in ([qids] if isinstance(qids, (str, int)) else qids)]
-        qid = frames.resolve_run_columns(self._meta_row(), by).qid
+        qid = _columns.resolve_run_columns(self._meta_row(), by).qid
         run = run[run[qid].astype(str).isin(wanted)]
     if isinstance(qrels, dd.DataFrame):
         qrels = qrels.compute()

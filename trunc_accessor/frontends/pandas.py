@@ -3,8 +3,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..core import engine, frames, truncation
-from ._methods import install
+from trunc_accessor.core import columns as _columns
+from trunc_accessor.core import frames
+from trunc_accessor.engine import evaluation as engine
+from trunc_accessor.engine import truncation
+from trunc_accessor.frontends.namespace import install
 
 
 @pd.api.extensions.register_dataframe_accessor("ir")
@@ -25,16 +28,16 @@ class PandasIR:
         return frames.result_pandas(keys, values, single)
 
     def _truncate(self, depth, marker, by):
-        cols = frames.resolve_run_columns(self._frame, by)
+        cols = _columns.resolve_run_columns(self._frame, by)
         run = frames.to_polars(self._frame, cols.needed, "run")
-        frames.check_run_schema(run.schema, cols)
+        _columns.check_run_schema(run.schema, cols)
         truncation.check_order_values(run, cols)
         if marker is None:
             depth = frames.depth_argument(depth, cols, run.schema,
-                                          frames.fresh_name(run.columns, "__depth"))
+                                          _columns.fresh_name(run.columns, "__depth"))
         else:
             truncation.check_marker(marker, run.schema[cols.docid], cols.docid)
-        row = frames.fresh_name(run.columns, "__row")
+        row = _columns.fresh_name(run.columns, "__row")
         kept = truncation.truncate_frame(run.with_row_index(row), cols, depth, marker)[row]
         return self._frame.iloc[kept.to_numpy()]
 

@@ -4,17 +4,21 @@ On a DataFrame the answer is a DataFrame: the key columns (by…, qid) and one F
 column per metric (an undefined value is 0, or null with ``undefined="nan"``). On a LazyFrame the
 answer is a LazyFrame: column names and dtypes are checked when the method is called, and nothing is
 computed until it is collected. Then the run is read one batch of whole queries at a time
-(``trunc_accessor.batches``: only the run's needed columns, memory bounded by the batch,
+(``trunc_accessor.engine.batches``: only the run's needed columns, memory bounded by the batch,
 values and row order those of the eager call); lazy qrels are collected.
 """
 from __future__ import annotations
 
 import polars as pl
 
-from ..core import batches, engine, frames, presets, truncation
-from ..core.prepare import check_ties
-from ..core.registry import check_bool, check_level, check_undefined, checked
-from ._methods import install
+from trunc_accessor.core import columns as _columns
+from trunc_accessor.core import frames
+from trunc_accessor.core import keys as _keys
+from trunc_accessor.core.prepared import check_ties
+from trunc_accessor.engine import batches, presets, truncation
+from trunc_accessor.engine import evaluation as engine
+from trunc_accessor.frontends.namespace import install
+from trunc_accessor.metrics.registry import check_bool, check_level, check_undefined, checked
 
 
 def _answer(run, qrels, named, **kw) -> pl.DataFrame:
@@ -32,13 +36,13 @@ def _curve(run, qrels, measure, *, optimal, max_depth, ties, by, queries, releva
 
 class _Truncate:
     def _truncate(self, depth, marker, by):
-        cols = frames.resolve_run_columns(self._frame, by)
+        cols = _columns.resolve_run_columns(self._frame, by)
         schema = (self._frame.collect_schema() if isinstance(self._frame, pl.LazyFrame)
                   else self._frame.schema)
-        frames.check_run_schema(schema, cols)
+        _columns.check_run_schema(schema, cols)
         if marker is None:
             depth = frames.depth_argument(depth, cols, schema,
-                                          frames.fresh_name(schema.names(), "__depth"))
+                                          _columns.fresh_name(schema.names(), "__depth"))
         else:
             truncation.check_marker(marker, schema[cols.docid], cols.docid)
         frame = truncation.validated(self._frame, cols)
@@ -75,22 +79,22 @@ class LazyPolarsIR(_Truncate):
         run_schema = self._frame.collect_schema()
         qrels_schema = (qrels.collect_schema() if isinstance(qrels, pl.LazyFrame)
                         else frames.to_polars(qrels, engine.qrels_columns(cols), "qrels").schema)
-        frames.check_schema(run_schema, qrels_schema, cols)
-        kt = frames.key_types(run_schema, qrels_schema, cols, frames.queries_series(queries))
+        _keys.check_schema(run_schema, qrels_schema, cols)
+        kt = _keys.key_types(run_schema, qrels_schema, cols, _keys.queries_series(queries))
         return cols, run_schema, kt
 
     def _lazy(self, qrels, columns: dict, answer, *, ties, by, queries, relevance_level,
               judged_only=False, undefined="zero", like=None):
         """A LazyFrame of the key columns and ``columns`` (name → dtype), checked now and
         computed, when collected, by ``answer(run, qrels, queries, batch)`` on each query
-        batch of the run (``trunc_accessor.batches.batched``)."""
+        batch of the run (``trunc_accessor.engine.batches.batched``)."""
         check_ties(ties)
         presets.check_like(like)
         check_level(relevance_level)
         check_undefined(undefined)
         checked("judged_only", check_bool, judged_only)
         cols, run_schema, kt = self._schema(qrels, by, queries)
-        frames.check_output_names(cols.by, cols.run_qid, columns)
+        _columns.check_output_names(cols.by, cols.run_qid, columns)
         schema = frames.result_schema(run_schema, cols, kt, [])
         schema.update(columns)
         run, batch_rows = self._frame, self._batch_rows

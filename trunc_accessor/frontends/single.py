@@ -3,7 +3,7 @@
 For teaching, for reproducing a paper's table, and for a plain function inside one's own
 groupby-apply. The same kernels as the accessor answer::
 
-    >>> from trunc_accessor.single import ap, ndcg
+    >>> from trunc_accessor.frontends.single import ap, ndcg
     >>> round(ap([1, 0, 1], R=3), 4)
     0.5556
     >>> ndcg([0, 1], scores=[1.0, 1.0])  # the two orders, averaged
@@ -24,7 +24,7 @@ The diversity measures (α-nDCG, ERR-IA, NRBP, …) take, instead of grades, the
 position is relevant to, and ``judged=``: the subtopics of the query's other relevant
 documents, not retrieved (they enter the ideal ranking of the normalised measures)::
 
-    >>> from trunc_accessor.single import alpha_ndcg
+    >>> from trunc_accessor.frontends.single import alpha_ndcg
     >>> round(alpha_ndcg([{1}, {1, 2}, set()], judged=[{3}]), 4)
     0.6756
 """
@@ -36,12 +36,18 @@ from typing import Any
 
 import polars as pl
 
-from .. import metrics as _metrics  # noqa: F401  (registers the metrics)
-from ..core.frames import number_list
-from ..core.prepare import prepare_single
-from ..core.registry import REGISTRY, Metric, apply_undefined, check_level, check_undefined
-from ..warn import EmptyRunWarning
-from ._methods import annotation
+from trunc_accessor import metrics as _metrics  # noqa: F401  (registers the metrics)
+from trunc_accessor.core.frames import number_list
+from trunc_accessor.core.prepare import prepare_single
+from trunc_accessor.frontends.namespace import annotation
+from trunc_accessor.metrics.registry import (
+    REGISTRY,
+    Metric,
+    apply_undefined,
+    check_level,
+    check_undefined,
+)
+from trunc_accessor.warn import EmptyRunWarning
 
 
 def _make_diversity(metric: Metric):
@@ -49,9 +55,9 @@ def _make_diversity(metric: Metric):
 
     def fn(subtopics, *, scores=None, judged=None, ties="average", relevance_level=1,
            undefined="zero", **params):
-        from ..core import engine
-        from ..core.frames import InputError
-        from ..core.registry import Named
+        from trunc_accessor.engine import evaluation as engine
+        from trunc_accessor.errors import InputError
+        from trunc_accessor.metrics.registry import Named
 
         def sets(values, name):
             if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
@@ -149,7 +155,7 @@ __all__ = list(REGISTRY)
 
 
 def __getattr__(name: str):
-    """A metric declared after import (``trunc_accessor.user_metrics.define``); a metric
+    """A metric declared after import (``trunc_accessor.metrics.user.define``); a metric
     declared again gets its new definition."""
     if name in REGISTRY:
         return _make(REGISTRY[name])

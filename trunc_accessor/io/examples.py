@@ -7,10 +7,9 @@ from importlib import resources
 import numpy as np
 import pyarrow as pa
 
-from .._typing import Result
-from ..core.frames import InputError
-from ..errors import ParameterError
-from .read import _as, _check_library, _run_table, read_qrels
+from trunc_accessor._typing import Result
+from trunc_accessor.errors import InputError, ParameterError
+from trunc_accessor.io.read import _as, _check_library, _run_table, read_qrels
 
 
 def example_path(name: str) -> str:

@@ -45,7 +45,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from ..core.frames import InputError, InputTypeError
+from trunc_accessor.errors import InputError, InputTypeError
 
 # ----------------------------------------------------------------------------- bytes in
 _BOM = b"\xef\xbb\xbf"

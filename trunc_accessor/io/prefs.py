@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import os
 
-from ..errors import InputError
+from trunc_accessor.errors import InputError
 
 
 def _format(what: str, fields: tuple[str, ...]):
-    from .parse import _Format
+    from trunc_accessor.io.parse import _Format
 
     n = len(fields)
     return _Format(what, fields, n, {n - 1: fields[-1]}, tuple(range(n)), exact=True)
@@ -59,7 +59,7 @@ def _table(path, fmt):
     """The file parsed by the library's vectorised reader (a bad line: InputError naming it)."""
     import polars as pl
 
-    from .parse import _parse
+    from trunc_accessor.io.parse import _parse
 
     table = pl.from_arrow(_parse(path, (fmt,))[1])
     assert isinstance(table, pl.DataFrame)

@@ -10,9 +10,9 @@ from typing import cast
 import polars as pl
 import pyarrow as pa
 
-from .._typing import Result, Source
-from ..core.frames import InputError
-from .parse import _QRELS3, _QRELS4, _RUN, _parse, _whole_or_float
+from trunc_accessor._typing import Result, Source
+from trunc_accessor.errors import InputError
+from trunc_accessor.io.parse import _QRELS3, _QRELS4, _RUN, _parse, _whole_or_float
 
 
 def _check_library(library) -> str:
@@ -133,7 +133,7 @@ def read_qrels(path: Source, library: str = "pandas", subtopics: bool | None = N
     _check_library(library)
     if subtopics is not None and not isinstance(subtopics, bool):
         raise InputError(f"subtopics= must be None (detect), True or False, not {subtopics!r}")
-    from . import irds
+    from trunc_accessor.io import irds
 
     if irds.is_dataset(path) or (irds.is_irds(path) and not os.path.exists(path)):
         ds = path if irds.is_dataset(path) else irds.load(path)

@@ -13,18 +13,11 @@ from typing import Any
 
 import polars as pl
 
-from .._typing import Frame, Source
-from ..core.frames import (
-    DOCID_NAMES,
-    QID_NAMES,
-    InputError,
-    InputTypeError,
-    _names,
-    check_frame,
-    normalise_by,
-    to_polars,
-)
-from .parse import _COMPRESSED
+from trunc_accessor._typing import Frame, Source
+from trunc_accessor.core.columns import DOCID_NAMES, QID_NAMES, _names, check_frame, normalise_by
+from trunc_accessor.core.frames import to_polars
+from trunc_accessor.errors import InputError, InputTypeError
+from trunc_accessor.io.parse import _COMPRESSED
 
 _TIES = ("trec_eval", "first")
 

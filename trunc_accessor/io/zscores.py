@@ -15,7 +15,7 @@ import math
 import os
 import re
 
-from ..errors import InputError
+from trunc_accessor.errors import InputError
 
 MISSING = -1000000.0
 MIN_GEO_MEAN = 0.00001

@@ -8,7 +8,7 @@ trec_eval's ``trunc_accessor.metrics.counts``, ``trunc_accessor.metrics.sets``,
 Accuracy of cwl_eval and ir_measures (``trunc_accessor.metrics.user_models``);
 ``trunc_accessor.metrics.user`` declares metrics of your own. Shared pieces: ``_order`` (tie orders,
 ranks), ``_combinatorics``, ``_max_ties``."""
-from . import (  # noqa: F401  (each registers its metrics)
+from trunc_accessor.metrics import (  # noqa: F401  (each registers its metrics)
     cascade,
     compat,
     counts,

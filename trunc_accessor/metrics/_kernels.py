@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.prepare import Prepared
+from trunc_accessor.core.prepared import Prepared
 
 
 def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:

@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from ..core.registry import ParameterError
+from trunc_accessor.errors import ParameterError
 
 MAX_WORK = 2 * 10 ** 8  # elementary DP steps for one ranking and cut
 

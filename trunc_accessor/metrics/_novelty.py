@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.aspects import Aspects
-from ..core.prepare import Prepared
-from ..core.registry import ParameterError
-from ._combinatorics import log_factorials
+from trunc_accessor.core.aspects import Aspects
+from trunc_accessor.core.prepared import Prepared
+from trunc_accessor.errors import ParameterError
+from trunc_accessor.metrics._combinatorics import log_factorials
 
 
 def _pairs(prep: Prepared, level: float, name: str) -> _Pairs:

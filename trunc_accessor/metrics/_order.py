@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.prepare import Prepared
-from ..core.registry import ParameterError
+from trunc_accessor.core.prepared import Prepared
+from trunc_accessor.errors import ParameterError
 
 TREC_EVAL = "trec_eval 10.0 (github.com/usnistgov/trec_eval)"
 NO_CLOSED_FORM = ("pass ties='first' (the order as given) or ties='trec_eval' (trec_eval's "

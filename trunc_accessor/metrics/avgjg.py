@@ -61,7 +61,7 @@ def evaluate_avgjg(run, qrels_jg, *, qids=None, relevance_level: float = 1,
     """
     import polars as pl
 
-    from .prefs import trec_ranking
+    from trunc_accessor.metrics.prefs import trec_ranking
 
     ranked = trec_ranking(run, docid_descending=True)
     ranked = ranked.with_columns(pl.int_range(1, pl.len() + 1).over("qid").alias("_pos"))

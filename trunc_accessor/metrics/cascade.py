@@ -75,8 +75,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.prepare import Prepared
-from ..core.registry import (
+from trunc_accessor.core.prepared import Prepared
+from trunc_accessor.metrics._kernels import rbp_tail, rbp_weights
+from trunc_accessor.metrics.registry import (
     K,
     P,
     Param,
@@ -85,8 +86,7 @@ from ..core.registry import (
     check_positive_or_none,
     register,
 )
-from ._kernels import rbp_tail, rbp_weights
-from .terminal import DEPTH, LIU, gains_and_pool, not_truncated, terminal_gain
+from trunc_accessor.metrics.terminal import DEPTH, LIU, gains_and_pool, not_truncated, terminal_gain
 
 CHAPELLE = ("Chapelle, Metzler, Zhang & Grinspan, 'Expected reciprocal rank for graded "
             "relevance', CIKM 2009")
@@ -461,7 +461,7 @@ def err(prep: Prepared, level: float, k=None, max_grade=None) -> np.ndarray:
     ``relevance_level`` plays no part. Tie-aware: the exact mean over the orders of each tie
     group (module docstring).
 
-    >>> from trunc_accessor.single import err
+    >>> from trunc_accessor.frontends.single import err
     >>> err([2, 1, 0])  # x = 3/4, 1/4, 0: 3/4 + (1/2)(1/4)(1/4)
     0.78125
     >>> err([1, 0], scores=[1, 1])  # (1/2 + 1/4) / 2 over the two orders
@@ -491,7 +491,7 @@ def err_prime(prep: Prepared, level: float, graded=False, max_grade=None, depth=
     and scores plain ERR (Liu et al. Table 2). x as in ``err``. Tie-aware: the terminal term does
     not depend on the order.
 
-    >>> from trunc_accessor.single import err_prime
+    >>> from trunc_accessor.frontends.single import err_prime
     >>> round(err_prime([0, 0], R=0), 4)  # the terminal document at rank 3, r_t = 1
     0.3333
     >>> round(err_prime([1, 1], R=3), 4)  # 1/2 + (1/2)(1/4) + (1/3)(2/3)(1/4)
@@ -526,7 +526,7 @@ def rbu(prep: Prepared, level: float, p=0.8, e=0.05, max_grade=None) -> np.ndarr
     −e(1 − p^n). x as in ``err``. Equals the single-aspect RBU of the RBU authors'
     reference implementation (jCarrilloDeAlbornoz/RBU; unjudged documents cost effort too).
 
-    >>> from trunc_accessor.single import rbu
+    >>> from trunc_accessor.frontends.single import rbu
     >>> rbu([1, 2, None], qrels_grades=[2, 1, 0], p=0.5, e=0.0)  # the RBU authors' value
     0.265625
     >>> round(rbu([1, 2, None], qrels_grades=[2, 1, 0], p=0.8, e=0.03), 5)
@@ -554,7 +554,7 @@ def erru(prep: Prepared, level: float, e=0.05, max_grade=None) -> np.ndarray:
     Amigó, Mizzaro & Spina 2022, §3.3: every inspected document costs e, discounted by 1/i
     like the gain. x as in ``err``.
 
-    >>> from trunc_accessor.single import erru
+    >>> from trunc_accessor.frontends.single import erru
     >>> round(erru([1, 2, None], qrels_grades=[2, 1, 0]), 6)  # 0.2 + 0.25625 − 0.05/3
     0.439583
     """

@@ -35,9 +35,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.prepare import Prepared
-from ..core.registry import Param, ParameterError, check_bool, check_p, register
-from ._combinatorics import log_factorials
+from trunc_accessor.core.prepared import Prepared
+from trunc_accessor.errors import ParameterError
+from trunc_accessor.metrics._combinatorics import log_factorials
+from trunc_accessor.metrics.registry import Param, check_bool, check_p, register
 
 CLARKE = ("Clarke, Vtyurina & Smucker, 'Assessing top-k preferences', ACM TOIS 39(3), 2021 "
           "(normalisation); Clarke, Smucker & Vtyurina, 'Offline evaluation by maximum "
@@ -195,7 +196,7 @@ def compat(prep: Prepared, level: float, p=0.95, normalize=True) -> np.ndarray:
     documents (module doc). ir_measures counts grade > 0 as relevant: the same with the
     default relevance_level on integer grades.
 
-    >>> from trunc_accessor.single import compat
+    >>> from trunc_accessor.frontends.single import compat
     >>> compat([2, 1, 0]), round(compat([1, 2, 0]), 4)  # O = 0, 2, 2 against 1, 2, 2
     (1.0, 0.6081)
     >>> round(compat([0, 1], R=1, p=0.5, normalize=False), 4)  # (0 + 0.5·1/2) / 1.5

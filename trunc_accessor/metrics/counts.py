@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.prepare import Prepared
-from ..core.registry import K, register
-from ._kernels import in_cut, safe_div
-from ._order import TREC_EVAL
-from .standard import relevant_retrieved
+from trunc_accessor.core.prepared import Prepared
+from trunc_accessor.metrics._kernels import in_cut, safe_div
+from trunc_accessor.metrics._order import TREC_EVAL
+from trunc_accessor.metrics.registry import K, register
+from trunc_accessor.metrics.standard import relevant_retrieved
 
 
 @register("num_ret", citation=TREC_EVAL + ", m_num_ret.c.",
@@ -28,7 +28,7 @@ def num_ret(prep: Prepared, level: float) -> np.ndarray:
     """Number of retrieved documents n (trec_eval ``num_ret``; trec_eval sums it over
     queries in its summary line).
 
-    >>> from trunc_accessor.single import num_ret
+    >>> from trunc_accessor.frontends.single import num_ret
     >>> num_ret([1, 0, None])
     3.0
     """
@@ -44,7 +44,7 @@ def num_q(prep: Prepared, level: float) -> np.ndarray:
     ``num_q`` summary, what ``aggregate`` gives for this column) counts them; an empty
     ranking and a query with R = 0 count too.
 
-    >>> from trunc_accessor.single import num_q
+    >>> from trunc_accessor.frontends.single import num_q
     >>> num_q([1, 0])
     1.0
     """
@@ -58,7 +58,7 @@ def num_rel(prep: Prepared, level: float) -> np.ndarray:
     """Number of relevant documents R: the query's judged documents with grade ≥
     relevance_level, retrieved or not (trec_eval ``num_rel``).
 
-    >>> from trunc_accessor.single import num_rel
+    >>> from trunc_accessor.frontends.single import num_rel
     >>> num_rel([1, 0], qrels_grades=[1, 0, 2, 3], relevance_level=2)
     2.0
     """
@@ -75,7 +75,7 @@ def num_rel_ret(prep: Prepared, level: float, k=None) -> np.ndarray:
     ``num_rel_ret``; with k, ranx's ``hits@k``). Tie-aware: the group cut at k contributes
     its expected number of relevant documents.
 
-    >>> from trunc_accessor.single import num_rel_ret
+    >>> from trunc_accessor.frontends.single import num_rel_ret
     >>> num_rel_ret([1, 0, 2, None], R=5), num_rel_ret([1, 0, 2, None], k=2)
     (2.0, 1.0)
     """
@@ -90,7 +90,7 @@ def num_nonrel_judged_ret(prep: Prepared, level: float) -> np.ndarray:
     (trec_eval ``num_nonrel_judged_ret``; unjudged documents and negative grades, trec_eval's
     "pooled but unjudged", are not counted).
 
-    >>> from trunc_accessor.single import num_nonrel_judged_ret
+    >>> from trunc_accessor.frontends.single import num_nonrel_judged_ret
     >>> num_nonrel_judged_ret([1, 0, None, -1, 0])
     2.0
     """
@@ -115,7 +115,7 @@ def judged(prep: Prepared, level: float, k=None) -> np.ndarray:
     too). Does not depend on relevance_level. Tie-aware: the group cut at k contributes its
     mean.
 
-    >>> from trunc_accessor.single import judged
+    >>> from trunc_accessor.frontends.single import judged
     >>> judged([1, None, 0, None], k=2), judged([1, None, 0], k=10)
     (0.5, 0.6666666666666666)
     """
@@ -141,7 +141,7 @@ def unjudged(prep: Prepared, level: float, k=None) -> np.ndarray:
     n ≥ k and no grade is negative. ``k=None``: divided by n. Tie-aware: the group cut at k
     contributes its mean.
 
-    >>> from trunc_accessor.single import unjudged
+    >>> from trunc_accessor.frontends.single import unjudged
     >>> unjudged([1, None, -1, 0], k=5)
     0.4
     """

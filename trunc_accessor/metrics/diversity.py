@@ -42,11 +42,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.prepare import Prepared
-from ..core.registry import K, Param, check_unit, register
-from ._combinatorics import comb_ratio, log_factorials
-from ._kernels import safe_div
-from ._novelty import (
+from trunc_accessor.core.prepared import Prepared
+from trunc_accessor.metrics._combinatorics import comb_ratio, log_factorials
+from trunc_accessor.metrics._kernels import safe_div
+from trunc_accessor.metrics._novelty import (
     _dcg_weight,
     _depth,
     _gain_sum,
@@ -57,6 +56,7 @@ from ._novelty import (
     _rbp_weight,
     _rr_weight,
 )
+from trunc_accessor.metrics.registry import K, Param, check_unit, register
 
 CLARKE_2008 = ("C. L. A. Clarke, M. Kolla, G. V. Cormack, O. Vechtomova, A. Ashkan, S. Büttcher "
                "and I. MacKinnon. Novelty and diversity in information retrieval evaluation. "

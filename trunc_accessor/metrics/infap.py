@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.prepare import Prepared
-from ..core.registry import ParameterError, register
-from ._combinatorics import log_factorials
-from ._kernels import safe_div
-from ._order import TREC_EVAL
+from trunc_accessor.core.prepared import Prepared
+from trunc_accessor.errors import ParameterError
+from trunc_accessor.metrics._combinatorics import log_factorials
+from trunc_accessor.metrics._kernels import safe_div
+from trunc_accessor.metrics._order import TREC_EVAL
+from trunc_accessor.metrics.registry import register
 
 INFAP_EPSILON = 0.00001  # trec_eval.h
 MAX_WORK = 5 * 10 ** 7  # (offset, composition) cases of one tie group under ties="average"
@@ -59,7 +60,7 @@ def infap(prep: Prepared, level: float) -> np.ndarray:
     counts above a relevant document inside its tie group are multivariate hypergeometric
     given its offset, and its term is averaged over them.
 
-    >>> from trunc_accessor.single import infap
+    >>> from trunc_accessor.frontends.single import infap
     >>> round(infap([1, 0, 1], R=2), 4)  # (1 + 1/3 + (2/3)(1 + ε)/(2 + 2ε)) / 2
     0.8333
     >>> round(infap([1, -1, 1], R=2), 4)  # the pooled, unjudged document is skipped

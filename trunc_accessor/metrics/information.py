@@ -51,8 +51,8 @@ import math
 
 import numpy as np
 
-from ..core.prepare import Prepared
-from ..core.registry import Param, check_positive, is_real, register
+from trunc_accessor.core.prepared import Prepared
+from trunc_accessor.metrics.registry import Param, check_positive, is_real, register
 
 
 def check_collection_size(n):
@@ -119,7 +119,7 @@ def oie(prep: Prepared, level: float, collection_size=20000, beta=1.05) -> np.nd
     β = 1 + log(|D|/20) / Σ_{i<20} log(|D|/i) = 1.0464 for |D| = 20,000, which the paper
     gives to two decimals as 1.05.
 
-    >>> from trunc_accessor.single import oie
+    >>> from trunc_accessor.frontends.single import oie
     >>> # H(S) = H(S,G) = (3·log|D| − log 3!)/|D|, H(G) = log|D|/|D|
     >>> round(oie([1, 0, 0], R=1) * 20000, 4)
     8.5076

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.prepare import Prepared
-from ..core.registry import Param, check_positive, check_unit, register
-from ._kernels import safe_div
-from ._max_ties import MAX_WORK, _refuse, mean_interpolated, work_floor
-from ._order import TREC_EVAL, lround, relevant_ranks, segmented_suffix_max
+from trunc_accessor.core.prepared import Prepared
+from trunc_accessor.metrics._kernels import safe_div
+from trunc_accessor.metrics._max_ties import MAX_WORK, _refuse, mean_interpolated, work_floor
+from trunc_accessor.metrics._order import TREC_EVAL, lround, relevant_ranks, segmented_suffix_max
+from trunc_accessor.metrics.registry import Param, check_positive, check_unit, register
 
 RECALL = Param("recall", 0.0, check_unit, "the recall level x in [0, 1]; the cut is "
                "lround(x·R) relevant documents, as trec_eval 10")
@@ -132,7 +132,7 @@ def iprec_at_recall(prep: Prepared, level: float, recall=0.0) -> np.ndarray:
     Ties: under ties='average' the exact mean over the orders of tied documents (module
     docstring). Under ties='trec_eval9' the cut is 9.0.8's (long)(x·R + 0.9).
 
-    >>> from trunc_accessor.single import iprec_at_recall
+    >>> from trunc_accessor.frontends.single import iprec_at_recall
     >>> iprec_at_recall([0, 1, 0, 1, 1], R=4)  # the best precision: 3/5
     0.6
     >>> iprec_at_recall([0, 1, 0, 1, 1], R=4, recall=0.5), iprec_at_recall([1, 0], R=4, recall=0.5)
@@ -152,7 +152,7 @@ def interpolated_precision_11pt(prep: Prepared, level: float, recalls=LEVELS_11)
 
     Ties: the mean of the exact tie-aware values of ``iprec_at_recall``.
 
-    >>> from trunc_accessor.single import interpolated_precision_11pt
+    >>> from trunc_accessor.frontends.single import interpolated_precision_11pt
     >>> interpolated_precision_11pt([1, 0, 1], R=2)  # cut c = lround(2x): 1 for x ≤ 0.7, 2/3 after
     0.909090909090909
     """
@@ -179,7 +179,7 @@ def rprec_mult(prep: Prepared, level: float, mult=1.0) -> np.ndarray:
     than k counts as padded with non-relevant documents, as P_k. Tie-aware as P@k: the group
     cut at k contributes its mean.
 
-    >>> from trunc_accessor.single import rprec_mult
+    >>> from trunc_accessor.frontends.single import rprec_mult
     >>> rprec_mult([1, 0, 1, 1, 0], R=4, mult=0.5), rprec_mult([1, 0, 1, 1, 0], R=4, mult=2.0)
     (0.5, 0.375)
     """

@@ -35,12 +35,22 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..core.prepare import Prepared
-from . import cascade, counts, interpolated, sets, standard, terminal, trec_only, utility
-from ._combinatorics import comb_ratio, log_factorials
-from ._kernels import discount, in_cut, rbp_weights, safe_div
-from ._order import restarting_cumsum
-from .infap import before_row
+from trunc_accessor.core.prepared import Prepared
+from trunc_accessor.metrics import (
+    _kernels,
+    cascade,
+    counts,
+    interpolated,
+    sets,
+    standard,
+    terminal,
+    trec_only,
+    utility,
+)
+from trunc_accessor.metrics._combinatorics import comb_ratio, log_factorials
+from trunc_accessor.metrics._kernels import discount, in_cut, rbp_weights, safe_div
+from trunc_accessor.metrics._order import restarting_cumsum
+from trunc_accessor.metrics.infap import before_row
 
 #: the built-in metrics scored by rescoring every prefix (no prefix form here)
 FALLBACK = ("iprec_at_recall", "interpolated_precision_11pt", "infap", "oie", "compat",
@@ -204,7 +214,7 @@ def rr(c: Cuts, level, k=None):
 def _dcg(c: Cuts, k, gains, log_base=2.0, min_grade=None) -> np.ndarray:
     part = c.prep.judged_part()
     g = part.group_mean(standard.gain_values(part.grade, gains, min_grade))
-    return c.running(part, g * standard.discount(part.pos, log_base) * in_cut(part, k))
+    return c.running(part, g * _kernels.discount(part.pos, log_base) * in_cut(part, k))
 
 
 @prefix_of(standard.dcg)

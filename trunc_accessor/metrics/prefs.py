@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InputError
+from trunc_accessor.errors import InputError
 
 MEASURES = ("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
             "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel",

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.prepare import Prepared
-from ..core.registry import K, Param, check_positive, register
-from ._kernels import safe_div
-from ._order import TREC_EVAL
-from .standard import precision, recall, relevant_retrieved
+from trunc_accessor.core.prepared import Prepared
+from trunc_accessor.metrics._kernels import safe_div
+from trunc_accessor.metrics._order import TREC_EVAL
+from trunc_accessor.metrics.registry import K, Param, check_positive, register
+from trunc_accessor.metrics.standard import precision, recall, relevant_retrieved
 
 SETS = TREC_EVAL + ", "
 
@@ -29,7 +29,7 @@ def set_precision(prep: Prepared, level: float) -> np.ndarray:
     """Set precision: relevant retrieved / retrieved, a / n (trec_eval ``set_P``; the same
     as ``precision`` with k=None).
 
-    >>> from trunc_accessor.single import set_precision
+    >>> from trunc_accessor.frontends.single import set_precision
     >>> set_precision([1, 0, 1, 0])
     0.5
     """
@@ -43,7 +43,7 @@ def set_recall(prep: Prepared, level: float) -> np.ndarray:
     """Set recall: relevant retrieved / relevant, a / R (trec_eval ``set_recall``; the same
     as ``recall`` with k=None).
 
-    >>> from trunc_accessor.single import set_recall
+    >>> from trunc_accessor.frontends.single import set_recall
     >>> set_recall([1, 0, 1, 0], R=4)
     0.5
     """
@@ -68,7 +68,7 @@ def set_f(prep: Prepared, level: float, beta=1.0) -> np.ndarray:
     β — ``beta=4`` is the textbook F₂, ``beta=0.25`` F₀.₅. ``beta=1`` is F1 (``f1`` with
     k=None).
 
-    >>> from trunc_accessor.single import set_f
+    >>> from trunc_accessor.frontends.single import set_f
     >>> set_f([1, 0, 1, 0], R=4)  # P = R = 1/2
     0.5
     >>> round(set_f([1, 0, 0, 0], R=2, beta=4), 4)  # P = 1/4, R = 1/2: 5·(1/8)/(1 + 1/2)
@@ -104,7 +104,7 @@ def set_ap(prep: Prepared, level: float) -> np.ndarray:
     Every relevant retrieved document gets the set precision a / n, every relevant document
     not retrieved 0, averaged over the R relevant documents.
 
-    >>> from trunc_accessor.single import set_ap
+    >>> from trunc_accessor.frontends.single import set_ap
     >>> set_ap([1, 0, 1, 0], R=4)  # (2/4)·(2/4)
     0.25
     """
@@ -124,7 +124,7 @@ def set_relative_precision(prep: Prepared, level: float) -> np.ndarray:
     precision divided by the largest precision a set of n documents could have (set recall
     once n ≥ R).
 
-    >>> from trunc_accessor.single import set_relative_precision
+    >>> from trunc_accessor.frontends.single import set_relative_precision
     >>> set_relative_precision([1, 0, 1, 0], R=2)  # 2 / min(4, 2)
     1.0
     """
@@ -147,7 +147,7 @@ def relative_precision(prep: Prepared, level: float, k=None) -> np.ndarray:
     A ranking shorter than k counts as padded with non-relevant documents (as P@k).
     Tie-aware: the group cut at k contributes its mean.
 
-    >>> from trunc_accessor.single import relative_precision
+    >>> from trunc_accessor.frontends.single import relative_precision
     >>> relative_precision([1, 0, 1, 1], k=2, R=3), relative_precision([1, 0, 1, 1], k=4, R=3)
     (0.5, 1.0)
     """

@@ -16,8 +16,10 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..core.prepare import Prepared
-from ..core.registry import (
+from trunc_accessor.core.prepared import Prepared
+from trunc_accessor.metrics._combinatorics import comb_ratio, log_factorials
+from trunc_accessor.metrics._kernels import discount, in_cut, rbp_tail, rbp_weights, safe_div
+from trunc_accessor.metrics.registry import (
     K,
     P,
     Param,
@@ -27,8 +29,6 @@ from ..core.registry import (
     is_real,
     register,
 )
-from ._combinatorics import comb_ratio, log_factorials
-from ._kernels import discount, in_cut, rbp_tail, rbp_weights, safe_div
 
 MCSHERRY = ("McSherry & Najork, 'Computing IR performance measures efficiently in the "
             "presence of tied scores', ECIR 2008")
@@ -55,7 +55,7 @@ def precision(prep: Prepared, level: float, k=None) -> np.ndarray:
     by k). ``k=None``: the set precision of the whole ranking, rel_ret / n (``set_P``).
     Tie-aware: the cut group contributes (k − t_c)·r_c/n_c (McSherry & Najork §2.1).
 
-    >>> from trunc_accessor.single import precision
+    >>> from trunc_accessor.frontends.single import precision
     >>> precision([1, 0, 1, 0], k=2)
     0.5
     """
@@ -74,7 +74,7 @@ def recall(prep: Prepared, level: float, k=None) -> np.ndarray:
     R@k = (1/R) Σ_{j≤k} rel_j (trec_eval ``recall_k``; ``k=None``: ``set_recall``).
     Tie-aware as precision (McSherry & Najork §2.2).
 
-    >>> from trunc_accessor.single import recall
+    >>> from trunc_accessor.frontends.single import recall
     >>> recall([1, 0, 1, 0], k=2, R=4)
     0.25
     """
@@ -92,7 +92,7 @@ def f1(prep: Prepared, level: float, k=None) -> np.ndarray:
     McSherry & Najork §2.3's form, defined when R = 0. ``k=None``: the whole ranking,
     2·rel_ret / (n + R), which is trec_eval's ``set_F`` (β = 1).
 
-    >>> from trunc_accessor.single import f1
+    >>> from trunc_accessor.frontends.single import f1
     >>> round(f1([1, 0, 1, 0], k=2, R=4), 4)
     0.3333
     """
@@ -114,7 +114,7 @@ def success(prep: Prepared, level: float, k=None) -> np.ndarray:
     document before it, the mean over orders is 1 − C(n_c − r_c, s) / C(n_c, s)
     (hypergeometric: the chance that the s slots hold only non-relevant documents).
 
-    >>> from trunc_accessor.single import success
+    >>> from trunc_accessor.frontends.single import success
     >>> success([0, 1, 1], scores=[2, 1, 1], k=2)  # 1 of the 2 tied docs is at rank 2
     1.0
     >>> success([0, 1, 0], scores=[2, 1, 1], k=2)
@@ -151,7 +151,7 @@ def ap(prep: Prepared, level: float, k=None) -> np.ndarray:
     group i contributes (r_i/n_i)·(R_i + (j − t_i − 1)(r_i − 1)/(n_i − 1) + 1)/j, R_i the
     relevant documents before the group.
 
-    >>> from trunc_accessor.single import ap
+    >>> from trunc_accessor.frontends.single import ap
     >>> round(ap([1, 0, 1, 0], R=3), 4)  # (1/1 + 2/3) / 3
     0.5556
     """
@@ -206,7 +206,7 @@ def rr(prep: Prepared, level: float, k=None) -> np.ndarray:
     n documents, r relevant, and starts after t positions, the first relevant one is at
     offset x with probability C(n − x, r − 1)/C(n, r); RR = Σ_x that / (t + x), x ≤ k − t.
 
-    >>> from trunc_accessor.single import rr
+    >>> from trunc_accessor.frontends.single import rr
     >>> rr([0, 0, 1])
     0.3333333333333333
     >>> rr([0, 1], scores=[1, 1])  # rank 1 or 2, each half the time
@@ -336,7 +336,7 @@ def dcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0,
     group gets the group's mean gain (McSherry & Najork §2.6), which is scikit-learn's
     ``dcg_score(ignore_ties=False)``.
 
-    >>> from trunc_accessor.single import dcg
+    >>> from trunc_accessor.frontends.single import dcg
     >>> round(dcg([3, 2, 0, 1]), 4), round(dcg([3, 2, 0, 1], gains="exp", log_base=10), 4)
     (4.6925, 30.9719)
     """
@@ -362,7 +362,7 @@ def ndcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0,
     cancels (values equal to rounding); it is accepted for scikit-learn's ``ndcg_score``
     spelling.
 
-    >>> from trunc_accessor.single import ndcg
+    >>> from trunc_accessor.frontends.single import ndcg
     >>> round(ndcg([3, 2, 0, 1]), 4), round(ndcg([3, 2, 0, 1], gains="exp"), 4)
     (0.9854, 0.9926)
     """
@@ -377,7 +377,7 @@ def rprec(prep: Prepared, level: float) -> np.ndarray:
     """R-precision: precision at rank R, the qid's number of relevant documents
     (trec_eval ``Rprec``). Tie-aware as P@k with k = R.
 
-    >>> from trunc_accessor.single import rprec
+    >>> from trunc_accessor.frontends.single import rprec
     >>> rprec([1, 0, 1, 1], R=3)
     0.6666666666666666
     """
@@ -411,7 +411,7 @@ def bpref(prep: Prepared, level: float) -> np.ndarray:
     its expected term is 1 − (1/(u + 1)) Σ_{y=0}^{u} min(A + y, R) / min(R, N), A the judged
     non-relevant documents of earlier groups.
 
-    >>> from trunc_accessor.single import bpref
+    >>> from trunc_accessor.frontends.single import bpref
     >>> bpref([1, 0, 1], qrels_grades=[1, 0, 1, 0])  # (1 + (1 − 1/2)) / 2
     0.75
     """
@@ -469,7 +469,7 @@ def rbp(prep: Prepared, level: float, p=0.8, graded=False, max_grade=None) -> np
     ``rbp`` uses p = 0.9 and, for graded qrels, min–max-normalised grades. The weight of
     what is not known is ``rbp_residual``.
 
-    >>> from trunc_accessor.single import rbp
+    >>> from trunc_accessor.frontends.single import rbp
     >>> rbp([1, 0, 1], p=0.5)  # 0.5 · (1 + 0.25)
     0.625
     """
@@ -490,7 +490,7 @@ def trectools_rbp(prep: Prepared, level: float, p=0.8) -> np.ndarray:
     bounded by 1: a grade of 4 gains 4. ``relevance_level`` plays no part. The library's
     ``rbp(graded=True)`` divides each grade by the largest grade of the qrels instead.
 
-    >>> from trunc_accessor.single import trectools_rbp
+    >>> from trunc_accessor.frontends.single import trectools_rbp
     >>> trectools_rbp([2, 0, 1], p=0.5)  # 0.5 · (2 + 0.25 · 1)
     1.125
     """
@@ -514,7 +514,7 @@ def rbp_residual(prep: Prepared, level: float, p=0.8) -> np.ndarray:
     document only: the positions between them are all unjudged, and a band of positions
     i + 1 … i + L weighs p^i (1 − p^L) in closed form.
 
-    >>> from trunc_accessor.single import rbp_residual
+    >>> from trunc_accessor.frontends.single import rbp_residual
     >>> rbp_residual([1, None, 0], p=0.5)  # 0.5^3 + 0.5 · 0.5
     0.375
     """

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.prepare import Prepared
-from ..core.registry import P, Param, check_k, register
-from ._kernels import discount, rbp_tail, rbp_weights
-from ._order import restarting_cumsum
-from .standard import MAX_GRADE, RBP_GRADED, precision_sum, rr
+from trunc_accessor.core.prepared import Prepared
+from trunc_accessor.metrics._kernels import discount, rbp_tail, rbp_weights
+from trunc_accessor.metrics._order import restarting_cumsum
+from trunc_accessor.metrics.registry import P, Param, check_k, register
+from trunc_accessor.metrics.standard import MAX_GRADE, RBP_GRADED, precision_sum, rr
 
 LIU = ("Liu, Moffat, Baldwin & Zhang, 'Quit while ahead: evaluating truncated rankings', "
        "SIGIR 2016")
@@ -80,7 +80,7 @@ def rr_prime(prep: Prepared, level: float, depth=None) -> np.ndarray:
     n + 1 has gain r_t (1 if R = 0, else 0), so RR' = r_t / (n + 1). Binary relevance.
     Liu Table 1: "00" with R = 0 gives 1/3.
 
-    >>> from trunc_accessor.single import rr_prime
+    >>> from trunc_accessor.frontends.single import rr_prime
     >>> round(rr_prime([0, 0], R=0), 3), rr_prime([0, 1, 1], R=3)
     (0.333, 0.5)
     """
@@ -101,7 +101,7 @@ def rbp_prime(prep: Prepared, level: float, p=0.8, graded=False, max_grade=None,
     """RBP' = (1 − p) Σ_{i≤n} r_i p^(i−1) + r_t p^n (Liu eq. 2): the unseen tail beyond the
     ranking is filled with the terminal gain r_t.
 
-    >>> from trunc_accessor.single import rbp_prime
+    >>> from trunc_accessor.frontends.single import rbp_prime
     >>> round(rbp_prime([1, 1], R=3, p=0.5), 3)  # Liu Table 1
     0.917
     """
@@ -169,7 +169,7 @@ def ndcg_prime(prep: Prepared, level: float, graded=False, max_grade=None,
     first zero-gain position when there are fewer than n + 1 positive gains. Binary gains by
     default (Liu's setting); ``graded=True``: grade / max_grade.
 
-    >>> from trunc_accessor.single import ndcg_prime
+    >>> from trunc_accessor.frontends.single import ndcg_prime
     >>> round(ndcg_prime([1, 0, 1], R=3), 3)  # Liu §2 worked example
     0.698
     """
@@ -194,7 +194,7 @@ def ap_prime(prep: Prepared, level: float, graded=False, max_grade=None, depth=N
     AP of the ranking extended by the terminal document, against a reference of R relevant
     documents plus the terminal one.
 
-    >>> from trunc_accessor.single import ap_prime
+    >>> from trunc_accessor.frontends.single import ap_prime
     >>> round(ap_prime([1, 1], R=3), 3)  # Liu Table 1
     0.648
     """

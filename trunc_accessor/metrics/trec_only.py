@@ -23,12 +23,17 @@ import math
 
 import numpy as np
 
-from ..core.prepare import Prepared
-from ..core.registry import P, Param, check_p, is_real, register
-from ._kernels import rbp_tail, rbp_weights, safe_div
-from ._order import TREC_EVAL, mixed_groups, require_order_free, restarting_cumsum
-from .infap import before_row
-from .standard import GAINS, gain_values
+from trunc_accessor.core.prepared import Prepared
+from trunc_accessor.metrics._kernels import rbp_tail, rbp_weights, safe_div
+from trunc_accessor.metrics._order import (
+    TREC_EVAL,
+    mixed_groups,
+    require_order_free,
+    restarting_cumsum,
+)
+from trunc_accessor.metrics.infap import before_row
+from trunc_accessor.metrics.registry import P, Param, check_p, is_real, register
+from trunc_accessor.metrics.standard import GAINS, gain_values
 
 CITE = TREC_EVAL + ", "
 
@@ -109,7 +114,7 @@ def utility(prep: Prepared, level: float, a=1.0, b=-1.0, c=0.0, d=0.0,
     retrieved) + c·(relevant not retrieved) + d·(non-relevant not retrieved), with N =
     ``collection_size`` documents in the collection (trec_eval's -N).
 
-    >>> from trunc_accessor.single import utility
+    >>> from trunc_accessor.frontends.single import utility
     >>> utility([1, 0, 1, 0], R=3)  # 2 relevant, 2 not: 2 − 2
     0.0
     >>> utility([1, 0, 1, 0], R=3, a=2, b=-1, c=-0.5)
@@ -138,7 +143,7 @@ def binary_g(prep: Prepared, level: float) -> np.ndarray:
     """Binary G, trec_eval's ``binG``: (1/R) Σ over the relevant retrieved documents of
     1 / log2(2 + the non-relevant documents ranked above it).
 
-    >>> from trunc_accessor.single import binary_g
+    >>> from trunc_accessor.frontends.single import binary_g
     >>> round(binary_g([1, 0, 1], R=2), 6)  # (1/log2(2) + 1/log2(3)) / 2
     0.815465
     """
@@ -177,7 +182,7 @@ def normalized_g(prep: Prepared, level: float, gains=None) -> np.ndarray:
     C_i Σ_{j≤i} max(I_j, 1) the cost of the ideal list there (I_j its j-th gain, 0 past its
     end): the contribution of a document depends on how far the ranking lags the ideal.
 
-    >>> from trunc_accessor.single import normalized_g
+    >>> from trunc_accessor.frontends.single import normalized_g
     >>> round(normalized_g([2, 0, 1]), 6)  # (2/log2(2) + 1/log2(2 + 4 − 3)) / 3
     0.876977
     """
@@ -226,7 +231,7 @@ def ndcg_rel(prep: Prepared, level: float, gains=None) -> np.ndarray:
     each retrieved document with positive gain; each of those not retrieved counts
     DCG@n / ideal DCG@L (n the ranking's length).
 
-    >>> from trunc_accessor.single import ndcg_rel
+    >>> from trunc_accessor.frontends.single import ndcg_rel
     >>> round(ndcg_rel([2, 0, 1]), 6)
     0.975117
     """
@@ -262,7 +267,7 @@ def rndcg(prep: Prepared, level: float, gains=None) -> np.ndarray:
     ranking is at least two documents longer than the ideal list L (trec_eval's loop
     structure; n the ranking's length).
 
-    >>> from trunc_accessor.single import rndcg
+    >>> from trunc_accessor.frontends.single import rndcg
     >>> round(rndcg([2, 0, 1]), 6)
     0.880094
     """
@@ -349,7 +354,7 @@ def trec_rbp(prep: Prepared, level: float, p=0.9, gains=None) -> np.ndarray:
     ``gains``), min–max normalised to [0, 1] over the query's grade levels when a gain lies
     outside [0, 1]. For binary qrels it is ``rbp(p=0.9)``.
 
-    >>> from trunc_accessor.single import trec_rbp
+    >>> from trunc_accessor.frontends.single import trec_rbp
     >>> round(trec_rbp([2, 0, 1], qrels_grades=[2, 0, 1]), 6)  # 0.1·(1 + 0.5·0.81)
     0.1405
     """
@@ -370,7 +375,7 @@ def trec_rbp_residual(prep: Prepared, level: float, p=0.9, gains=None) -> np.nda
     ``rbp_residual`` gives p^n there). ``gains`` is accepted as trec_eval accepts it and
     changes nothing.
 
-    >>> from trunc_accessor.single import trec_rbp_residual
+    >>> from trunc_accessor.frontends.single import trec_rbp_residual
     >>> round(trec_rbp_residual([1, None, 0], qrels_grades=[1, 0]), 6)  # 0.729 + 0.1·0.9
     0.819
     """

@@ -52,10 +52,10 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from ..core.prepare import Prepared, build
-from ..core.registry import Param, check_k, register
-from ._order import mixed_groups
-from ._order import require_order_free as order_free
+from trunc_accessor.core.prepared import Prepared, build
+from trunc_accessor.metrics._order import mixed_groups
+from trunc_accessor.metrics._order import require_order_free as order_free
+from trunc_accessor.metrics.registry import Param, check_k, register
 
 FERRO = ("Ferro, Silvello, Keskustalo, Pirkola & Järvelin, 'The Twist measure for IR "
          "evaluation: taking user's effort into account', JASIST 2016")
@@ -329,7 +329,7 @@ def twist(prep: Prepared, level: float, depth=None) -> np.ndarray:
     A truncated ranking (n < RB) is judged on the ranks it shows: stopping early is not
     penalised unless ``depth=`` pads it with non-relevant documents.
 
-    >>> from trunc_accessor.single import twist
+    >>> from trunc_accessor.frontends.single import twist
     >>> round(twist([0, 1, 0, 1, 0, 0, 1, 0], R=3), 6)  # ρ = 1/2, σ = 14/33
     0.462121
     >>> twist([1, 1, 0, 0], R=2), twist([0, 0, 0, 0], R=2)  # the ideal and the worst run
@@ -354,7 +354,7 @@ def recovery_ratio(prep: Prepared, level: float, depth=None) -> np.ndarray:
     documents of different grades (no closed-form mean over tie orders): pass ties='first'
     or ties='trec_eval'. Ties among equally graded documents are fine.
 
-    >>> from trunc_accessor.single import recovery_ratio
+    >>> from trunc_accessor.frontends.single import recovery_ratio
     >>> recovery_ratio([0, 1, 0, 1, 0, 0, 1, 0], R=3)  # CRP −3 −3 −4 −3 −3 −3 1 1: x = 6
     0.5
     """
@@ -376,7 +376,7 @@ def space_ratio(prep: Prepared, level: float, depth=None) -> np.ndarray:
     linear): pass ties='first' or ties='trec_eval'. Ties among equally graded documents
     are fine.
 
-    >>> from trunc_accessor.single import space_ratio
+    >>> from trunc_accessor.frontends.single import space_ratio
     >>> round(space_ratio([0, 1, 0, 1, 0, 0, 1, 0], R=3), 6)  # σ⁺ = 7/12, σ⁻ = 1/3
     0.424242
     """
@@ -396,7 +396,7 @@ def space_ratio_plus(prep: Prepared, level: float, depth=None) -> np.ndarray:
 
     Exact under ties='average' (linear in the expected misplacement at each rank).
 
-    >>> from trunc_accessor.single import space_ratio_plus
+    >>> from trunc_accessor.frontends.single import space_ratio_plus
     >>> space_ratio_plus([0, 1, 0, 1, 0, 0, 1, 0], R=3)  # 1 − (1 + 4) / (3 + 4 + 5)
     0.5833333333333333
     """
@@ -416,7 +416,7 @@ def space_ratio_minus(prep: Prepared, level: float, depth=None) -> np.ndarray:
 
     Exact under ties='average' (linear in the expected misplacement at each rank).
 
-    >>> from trunc_accessor.single import space_ratio_minus
+    >>> from trunc_accessor.frontends.single import space_ratio_minus
     >>> space_ratio_minus([0, 1, 0, 1, 0, 0, 1, 0], R=3)  # 1 − (3 + 1) / (3 + 2 + 1)
     0.33333333333333337
     """

@@ -21,7 +21,7 @@ Two kinds of implementation:
   `trunc_accessor.UndefinedTieOrderWarning` names the rankings;
 * a **vectorised** kernel (``vectorised=True``): ``function(prep, level, **params) ->
   ndarray`` of one value per ranking, reading the prepared arrays
-  (``trunc_accessor.prepare.Prepared``) as the built-in kernels do.
+  (``trunc_accessor.core.prepare.Prepared``) as the built-in kernels do.
 """
 from __future__ import annotations
 
@@ -32,11 +32,11 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from ..core.prepare import Prepared
-from ..core.registry import (
+from trunc_accessor.core.prepared import Prepared
+from trunc_accessor.errors import ParameterError
+from trunc_accessor.metrics.registry import (
     REGISTRY,
     Param,
-    ParameterError,
     check_bool,
     check_k,
     check_p,
@@ -44,7 +44,7 @@ from ..core.registry import (
     register,
     unregister,
 )
-from ..warn import UndefinedTieOrderWarning, warn
+from trunc_accessor.warn import UndefinedTieOrderWarning, warn
 
 MAX_ARRANGEMENTS = 10_000  # per ranking, for a per-ranking function under ties="average"
 PER_RANKING_TIES = (f"Exact: the mean of the function over every distinct order of the tie "
@@ -106,7 +106,7 @@ def _params(params) -> tuple[Param, ...]:
     if isinstance(params, Sequence) and all(isinstance(p, Param) for p in params):
         return tuple(params)
     raise ParameterError("define: params= takes a mapping name → default, or a sequence of "
-                         f"trunc_accessor.registry.Param, not {type(params).__name__}")
+                         f"trunc_accessor.metrics.registry.Param, not {type(params).__name__}")
 
 
 def _distinct_orders(part: np.ndarray, budget: int) -> int:
@@ -244,11 +244,11 @@ def define(function: Callable, name: str, *, params=None, aliases: Sequence[str]
            citation: str = "", undefined: str = "", doc: str | None = None,
            ties: str | None = None, vectorised: bool = False):
     """Register a metric of your own (see the module docstring for the two kinds of
-    ``function``); returns the registered ``trunc_accessor.registry.Metric``.
+    ``function``); returns the registered ``trunc_accessor.metrics.registry.Metric``.
 
     ``params``: a mapping name → default (``k``, ``depth`` and ``p`` get the library's
     checks; otherwise the default's type decides: bool, number, string, None for "a
-    number or None"), or a sequence of ``trunc_accessor.registry.Param`` with checks of
+    number or None"), or a sequence of ``trunc_accessor.metrics.registry.Param`` with checks of
     your own. ``aliases``: other names (case-insensitive). ``undefined``: when the value
     is undefined (say "Never undefined: …" if it never is). ``doc``: the docstring
     (default: the function's). ``ties``: what ``ties="average"`` computes, for the docs
@@ -261,7 +261,7 @@ def define(function: Callable, name: str, *, params=None, aliases: Sequence[str]
     a name starting with ``_``.
 
     >>> import trunc_accessor as ta
-    >>> from trunc_accessor.user_metrics import define
+    >>> from trunc_accessor.metrics.user import define
     >>> def first_relevant_rank(grades, judged, level):
     ...     hits = [i for i, g in enumerate(grades, 1) if g >= level]
     ...     return float(hits[0]) if hits else float("nan")
@@ -272,7 +272,7 @@ def define(function: Callable, name: str, *, params=None, aliases: Sequence[str]
     >>> from trunc_accessor import single
     >>> single.frr([0, 1, 1])
     2.0
-    >>> from trunc_accessor.registry import unregister
+    >>> from trunc_accessor.metrics.registry import unregister
     >>> unregister("frr")  # gone again, from every channel
     """
     if not callable(function):
@@ -304,9 +304,9 @@ def _check_names(name: str, aliases: Sequence[str]) -> None:
     metric's column would replace the result's key), or, for the name, an accessor
     method's (run.ir.NAME would replace it on every frontend). Checked before anything is
     registered."""
-    from ..core.columns import QID_NAMES
-    from ..core.names import dialect_meaning
-    from ..frontends._methods import accessor_attributes
+    from trunc_accessor.core.columns import QID_NAMES
+    from trunc_accessor.frontends.namespace import accessor_attributes
+    from trunc_accessor.metrics.names import dialect_meaning
 
     if name in accessor_attributes():
         raise ParameterError(
@@ -361,13 +361,13 @@ def metric(name: str, **kwargs):
 
 
 def _owner(alias: str) -> str | None:
-    from ..core.registry import _ALIASES
+    from trunc_accessor.metrics.registry import _ALIASES
 
     return _ALIASES.get(alias.lower())
 
 
 def _install(name: str) -> None:
     """Add the metric's method to every accessor class already built."""
-    from ..frontends._methods import add_metric
+    from trunc_accessor.frontends.namespace import add_metric
 
     add_metric(REGISTRY[name])

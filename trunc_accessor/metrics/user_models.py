@@ -67,11 +67,14 @@ import math
 
 import numpy as np
 
-from ..core.prepare import Prepared
-from ..core.registry import (
+from trunc_accessor.core.prepared import Prepared
+from trunc_accessor.errors import ParameterError
+from trunc_accessor.metrics._combinatorics import log_factorials
+from trunc_accessor.metrics._order import mixed_groups, require_order_free, restarting_cumsum
+from trunc_accessor.metrics.cascade import _segment_scan_product
+from trunc_accessor.metrics.registry import (
     K,
     Param,
-    ParameterError,
     check_k,
     check_p,
     check_positive,
@@ -79,9 +82,6 @@ from ..core.registry import (
     is_real,
     register,
 )
-from ._combinatorics import log_factorials
-from ._order import mixed_groups, require_order_free, restarting_cumsum
-from .cascade import _segment_scan_product
 
 CWL = ("Moffat, Bailey, Scholer & Thomas, 'Incorporating user expectations and behavior into "
        "the measurement of search effectiveness', ACM TOIS 35(3), 2017 (the C/W/L framework); "
@@ -332,7 +332,7 @@ def insq(prep: Prepared, level: float, T=1.0, min_grade=0.0, max_grade=None,
     cancellation, ``padding_sum``). T is the gain the
     user wants; it sets a patience that does not adapt to what is found (INST does).
 
-    >>> from trunc_accessor.single import insq
+    >>> from trunc_accessor.frontends.single import insq
     >>> round(insq([1, 0, 1], T=1.0, max_grade=1), 6)  # cwl_eval's value
     0.485297
     >>> round(insq([1, 0, 1], T=1.0, max_grade=1, depth=None), 6)  # the list without end
@@ -367,7 +367,7 @@ def sdcg(prep: Prepared, level: float, k=None, min_grade=0.0, max_grade=None,
     1)/log(i + 2) for i < k, so the ideal does not depend on the qrels (it assumes k
     documents of the top grade exist). k is cut at ``depth`` (1,000) as in cwl_eval.
 
-    >>> from trunc_accessor.single import sdcg
+    >>> from trunc_accessor.frontends.single import sdcg
     >>> round(sdcg([2, 0, 1], k=3, max_grade=2), 6)  # (1 + 0.5/2) / (1 + 1/log2(3) + 1/2)
     0.586598
     """
@@ -397,7 +397,7 @@ def inst(prep: Prepared, level: float, T=1.0, min_grade=0.0, max_grade=None,
     telescope, so the padding's E_i sum to E_{n+1} (n + b)² (ψ'(n + b) − ψ'(depth + b)),
     b = 2T − G_n, ψ' the trigamma function. T ≥ 1/4 keeps every C_i a probability.
 
-    >>> from trunc_accessor.single import inst
+    >>> from trunc_accessor.frontends.single import inst
     >>> round(inst([1, 0, 1], T=1.0, max_grade=1), 6)  # cwl_eval's value
     0.723289
     """
@@ -454,7 +454,7 @@ def bpm(prep: Prepared, level: float, T=1.0, k=None, min_grade=0.0, max_grade=No
     the first L documents (gains in [0, 1], module docstring). The cumulative gains are
     summed in ranking order, as cwl_eval does, so that G_i ≥ T is decided as there.
 
-    >>> from trunc_accessor.single import bpm
+    >>> from trunc_accessor.frontends.single import bpm
     >>> bpm([0, 1, 1, 1], T=2.0, k=10, max_grade=1)  # stops at 3 with G = 2
     0.6666666666666666
     >>> bpm([0, 0, 1], T=1.0, k=2, max_grade=1)  # stops at k = 2 with nothing
@@ -536,7 +536,7 @@ def nerr8(prep: Prepared, level: float, k=None, min_grade=0.0, max_grade=None,
     ERR's stopping probabilities without its 1/i, rescaled by the expected number of
     documents read (gains in [0, 1], module docstring; k cut at ``depth``).
 
-    >>> from trunc_accessor.single import nerr8
+    >>> from trunc_accessor.frontends.single import nerr8
     >>> round(nerr8([0, 1, 0], k=3, max_grade=2), 6)  # g = 0, 1/2, 0; E = 1, 1, 1/2
     0.2
     >>> round(nerr8([0, 1, 0], k=10, max_grade=2), 6)  # padded to 10: E_4..E_10 = 1/2
@@ -560,7 +560,7 @@ def nerr9(prep: Prepared, level: float, k=None, min_grade=0.0, max_grade=None,
     weights) and NERR9@k = Σ_{i≤k} E_i g_i / Σ_{i≤k} E_i (k cut at ``depth``; the padding's
     E_i sum to Π_{j≤n}(1 − g_j)(H_k − H_n), H the harmonic numbers).
 
-    >>> from trunc_accessor.single import nerr9
+    >>> from trunc_accessor.frontends.single import nerr9
     >>> round(nerr9([0, 1, 0], k=3, max_grade=2), 6)  # E = 1, 1/2, 1/6: (1/4)/(5/3)
     0.15
     """
@@ -579,7 +579,7 @@ def nerr10(prep: Prepared, level: float, p=0.9, min_grade=0.0, max_grade=None,
     Σ E_i over the ``depth`` positions (the padding: Π_{j≤n}(1 − g_j) p^n (1 − p^(depth −
     n))/(1 − p)).
 
-    >>> from trunc_accessor.single import nerr10
+    >>> from trunc_accessor.frontends.single import nerr10
     >>> round(nerr10([0, 1], p=0.5, max_grade=1), 6)  # E = 1, 1/2, then 0: (1/2)/(3/2)
     0.333333
     """
@@ -602,7 +602,7 @@ def nerr11(prep: Prepared, level: float, T=1.0, min_grade=0.0, max_grade=None,
     Π_{j<i}(1 − g_j), NERR11 = Σ E_i g_i / Σ E_i over the ``depth`` positions (the padding:
     Π_{j≤n}(1 − g_j)(2T)² (ψ'(n + 2T) − ψ'(depth + 2T)), ψ' the trigamma function).
 
-    >>> from trunc_accessor.single import nerr11
+    >>> from trunc_accessor.frontends.single import nerr11
     >>> round(nerr11([0, 1, 0], T=2.0, max_grade=1), 6)  # E = 1, 16/25, then 0: 16/41
     0.390244
     """
@@ -640,7 +640,7 @@ def accuracy(prep: Prepared, level: float, k=None) -> np.ndarray:
     learning to rank; it ignores the relevant documents not retrieved). Relevant: grade ≥
     relevance_level (ir_measures' rel).
 
-    >>> from trunc_accessor.single import accuracy
+    >>> from trunc_accessor.frontends.single import accuracy
     >>> accuracy([0, 1, 1, 0])  # pairs (r, u): 2 of 4 in order
     0.5
     >>> accuracy([1, 0], scores=[1, 1])  # one tied pair: in order half the time

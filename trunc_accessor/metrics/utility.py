@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.prepare import Prepared
-from ..core.registry import P, Param, check_nonnegative, register
-from ._kernels import discount, rbp_weights
-from .standard import MAX_GRADE, RBP_GRADED
-from .terminal import gains_and_pool
+from trunc_accessor.core.prepared import Prepared
+from trunc_accessor.metrics._kernels import discount, rbp_weights
+from trunc_accessor.metrics.registry import P, Param, check_nonnegative, register
+from trunc_accessor.metrics.standard import MAX_GRADE, RBP_GRADED
+from trunc_accessor.metrics.terminal import gains_and_pool
 
 AMIGO = ("Amigó, Mizzaro & Spina, 'Ranking Interruptus: When Truncated Rankings Are Better "
          "and How to Measure That', SIGIR 2022")
@@ -66,7 +66,7 @@ def flat_utility(prep: Prepared, level: float, e=0.05, graded=False, max_grade=N
     qrels). Unbounded; R = 0 gives −e·n, the empty ranking 0. Order-free, so ties change
     nothing.
 
-    >>> from trunc_accessor.single import flat_utility
+    >>> from trunc_accessor.frontends.single import flat_utility
     >>> round(flat_utility([1, 0, 1]), 4)  # (1 − .05) + (0 − .05) + (1 − .05)
     1.85
     >>> flat_utility([])
@@ -88,7 +88,7 @@ def dcgu(prep: Prepared, level: float, e=0.05, graded=False, max_grade=None) -> 
     (it can be negative, so no ideal ranking bounds it; §3.3). R = 0 gives
     −e·Σ_{i≤n} 1/log2(i + 1); the empty ranking 0. Tie-aware by group-mean gains.
 
-    >>> from trunc_accessor.single import dcgu
+    >>> from trunc_accessor.frontends.single import dcgu
     >>> round(dcgu([1, 0, 1]), 6)  # .95/1 − .05/log2(3) + .95/log2(4)
     1.393454
     """
@@ -108,7 +108,7 @@ def rbpu(prep: Prepared, level: float, p=0.8, e=0.05, graded=False, max_grade=No
     the qrels). With e = 0 it is RBP. R = 0 gives −e·(1 − p^n); the empty ranking 0.
     Tie-aware by group-mean gains.
 
-    >>> from trunc_accessor.single import rbpu
+    >>> from trunc_accessor.frontends.single import rbpu
     >>> round(rbpu([1, 0, 1]), 4)  # .2 · (.95 − .05 · .8 + .95 · .64)
     0.3036
     """
@@ -135,7 +135,7 @@ def f_measure(prep: Prepared, level: float) -> np.ndarray:
     undefined as trec_eval's ``set_F``. R = 0 with n > 0 gives 0; an empty ranking with
     R > 0 gives 0.
 
-    >>> from trunc_accessor.single import f_measure
+    >>> from trunc_accessor.frontends.single import f_measure
     >>> round(f_measure([1, 0, 1], R=4), 4)  # 2·2 / (3 + 4)
     0.5714
     >>> f_measure([], R=0)

@@ -1,0 +1,18 @@
+"""Figures (matplotlib, loaded on first use): effort-gain and CRP curves of the Twist measure
+(Ferro et al.), precision–recall and cut-off curves, and the experiment's figures
+(per-query differences, intervals, distributions, metric scatter)."""
+from __future__ import annotations
+
+from trunc_accessor.plot.figures import (
+    cutoff_curves,
+    effort_gain,
+    interval_plot,
+    metric_scatter,
+    plot_crp,
+    precision_recall,
+    query_distributions,
+    topic_differences,
+)
+
+__all__ = ["cutoff_curves", "effort_gain", "interval_plot", "metric_scatter", "plot_crp",
+           "precision_recall", "query_distributions", "topic_differences"]
