@@ -154,7 +154,9 @@ def index_page(registry, dialects) -> str:
     lines = ["# Metrics", "",
              ("Every metric is an accessor method (`run.ir.NAME(qrels, ...)`), an `evaluate` "
              "string in any dialect and a function on one ranking "
-             "(`trunc_accessor.single.NAME`). This list is generated from the registry."), "",
+             "(`trunc_accessor.single.NAME`). This list is generated from the registry; "
+             "[Metrics by family](families.md) gives each family's definitions, tie-aware "
+             "forms and undefined cases."), "",
              "| metric | parameters | trec_eval | ir_measures | ranx | summary |",
              "|---|---|---|---|---|---|"]
     for m in registry.values():
@@ -305,34 +307,10 @@ def on_config(config):
     nav = config["nav"]
     for entry in nav:
         if isinstance(entry, dict) and "Metrics" in entry:
-            entry["Metrics"] = ["metrics/index.md"] + [
+            entry["Metrics"] = ["metrics/index.md", {"By family": "metrics/families.md"}] + [
                 {m.name: f"metrics/{m.name}.md"} for m in REGISTRY.values()]
         if isinstance(entry, dict) and "Notebooks" in entry:
             entry["Notebooks"] = [
                 {re.sub(r"^\d+_", "", n.stem).replace("_", " ").capitalize():
                  f"notebooks/{n.name}"} for n in NOTEBOOKS]
     return config
-
-
-def readme_section(title: str) -> str:
-    """The body of the README's ``### title`` section, up to the next heading."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = text.index(f"### {title}\n") + len(f"### {title}\n")
-    end = min(i for i in (text.find("\n## ", start), text.find("\n### ", start), len(text))
-              if i >= 0)
-    return text[start:end].strip() + "\n"
-
-
-# pages that show a table kept in the README, the one copy both are made from
-INSERTS = {"guides/from-ir_measures.md": ("<!-- ir_measures-registry -->",
-                                          "ir_measures' registry, measure by measure")}
-
-
-def on_page_markdown(markdown, page, config, files):
-    insert = INSERTS.get(page.file.src_uri)
-    if insert:
-        marker, title = insert
-        if marker not in markdown:
-            raise ValueError(f"{page.file.src_uri}: the marker {marker} is missing")
-        markdown = markdown.replace(marker, readme_section(title))
-    return markdown

@@ -1,6 +1,6 @@
-"""Effort analysis (README section): Twist next to AP on the shipped trec_eval test run, the
-archetype of each topic's CRP curve, and the CRP plot of the README (docs/crp.png, or the
-path given as the first argument)."""
+"""Effort analysis (the guide docs/guides/effort.md): Twist next to AP on the shipped
+trec_eval test run, the archetype of each topic's CRP curve, and the guide's CRP plot
+(docs/crp.png, or the path given as the first argument)."""
 import sys
 from pathlib import Path
 

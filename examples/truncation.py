@@ -1,6 +1,6 @@
-"""Evaluating truncated rankings (README section): the shipped trec_eval test run, whose
-rankings are cut where a system might have stopped, scored by metrics that know a
-ranking's length was the system's choice."""
+"""Evaluating truncated rankings (the guide docs/guides/truncation.md): the shipped
+trec_eval test run, whose rankings are cut where a system might have stopped, scored by
+metrics that know a ranking's length was the system's choice."""
 import pandas as pd
 
 import trunc_accessor as ta

@@ -3,7 +3,7 @@ the papers (Chapelle et al. CIKM 2009; Liu et al. SIGIR 2016 eq. 1; Amigó et al
 §3.3), independent of the library's kernels. Same calling convention as tests/reference.py:
 ``fn(ranking, judged, level, **params)`` with a ranking given as a list of grades (None =
 unjudged) and ``judged`` every judged grade of the query. ``max_grade`` is g_max, which
-the caller takes from the whole qrels (SPEC §3).
+the caller takes from the whole qrels (the top of the scale, the same for every query).
 """
 from __future__ import annotations
 

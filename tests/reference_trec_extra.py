@@ -4,7 +4,8 @@ Judged and Compat, one ranking at a time, independent of the library's kernels.
 
 A ranking is a list of grades (None = unjudged, i.e. not in the qrels; a negative grade is
 trec_eval's "pooled but unjudged"); ``judged`` lists every judged grade of the query. Where
-trec_eval prints 0 for a 0/0 the library returns NaN (SPEC §4); these references do the same
+trec_eval prints 0 for a 0/0 the library returns NaN (a mathematically undefined value is
+missing); these references do the same
 and say where.
 """
 from __future__ import annotations

@@ -3,8 +3,9 @@
 and independent of the library's kernels. Same protocol as tests/reference.py: a ranking is
 a list of grades (None = unjudged) and `judged` every judged grade of the query.
 
-Gains (SPEC §3): binary, 1 if grade ≥ level; graded: max(grade, 0) / max_grade, max_grade
-being the top of the scale (the caller passes the largest grade of the whole qrels).
+Gains (Amigó, Mizzaro & Spina, SIGIR 2022 §3.3): binary, 1 if grade ≥ level; graded: max(grade,
+0) / max_grade, max_grade being the top of the scale (the caller passes the largest grade of the
+whole qrels).
 """
 from __future__ import annotations
 

@@ -89,8 +89,9 @@ def test_rbu_equals_reference_jar(library):
         assert res.loc[qid] == pytest.approx(want, abs=5e-5 + 1e-12), (p, e, qid)
 
 
-def test_rbu_spec_golden_values_exactly():
-    """SPEC §7: d1 = 2, d2 = 1, d3 = 0; ranking d2, d1, d4; x = 1/4, 3/4, 0.
+def test_rbu_golden_values_of_the_authors_code_exactly():
+    """The RBU authors' reference implementation (single aspect; Amigó, Mizzaro & Spina,
+    SIGIR 2022 §3.3): d1 = 2, d2 = 1, d3 = 0; ranking d2, d1, d4; x = 1/4, 3/4, 0.
     p = 0.5, e = 0: 0.5·(1/4 + 0.5·(3/4)(3/4)) = 0.265625.
     p = 0.8, e = 0.03: 0.2·((0.25 − 0.03) + 0.8·(0.5625 − 0.03) + 0.64·(0 − 0.03))
     = 0.12536."""
@@ -194,7 +195,8 @@ def test_err_prime_accessor_r0_empty_and_depth():
 
 
 def test_erru_hand_checked():
-    # ranking d2, d1, d4 of SPEC §7: stops 1/4, (3/4)(3/4) = 9/16, 0; e = 0.05
+    # the RBU authors' example (qrels d1 = 2, d2 = 1, d3 = 0), ranking d2, d1, d4:
+    # stops 1/4, (3/4)(3/4) = 9/16, 0; e = 0.05
     # ERRU = (0.25 − 0.05) + (0.5625 − 0.05)/2 + (0 − 0.05)/3 = 0.2 + 0.25625 − 0.0166667
     assert single.erru([1, 2, None], qrels_grades=[2, 1, 0]) == pytest.approx(
         0.2 + 0.25625 - 0.05 / 3, abs=1e-15)

@@ -243,17 +243,20 @@ _NOT_NAMES = {"min_rel", "max_rel", "min_grade", "max_grade", "iteration", "judg
 
 
 def _listed_names() -> list:
-    """Every measure name the README's dialect table, its metric tables and ir_measures'
-    registry table list, and those the guides for trec_eval, ir_measures and ranx users
-    list (bullets naming measures, and the metrics of their evaluate examples)."""
+    """Every measure name the dialect table (docs/guides/names.md), the metric tables
+    (docs/metrics/families.md) and ir_measures' registry table (the ir_measures guide) list,
+    and those the guides for trec_eval, ir_measures and ranx users list (bullets naming
+    measures, and the metrics of their evaluate examples)."""
     import re
 
     from trunc_accessor.metrics import trec_dialect
 
     irm = pytest.importorskip("ir_measures")
-    readme = (ROOT / "README.md").read_text()
+    guides = ROOT / "docs" / "guides"
+    tables = "\n".join((path).read_text() for path in (
+        guides / "names.md", ROOT / "docs" / "metrics" / "families.md"))
     names: list = []
-    for line in readme.splitlines():
+    for line in tables.splitlines():
         cells = line.split("|")
         if line.startswith(("| trec_eval |", "| ir_measures / PyTerrier |", "| ranx |",
                             "| ours |")):
@@ -265,14 +268,15 @@ def _listed_names() -> list:
                 elif not span.startswith(("-", "@", "(")) and span not in _NOT_NAMES:
                     names.append(span.strip('"'))
         elif len(cells) > 3 and cells[1].strip() not in ("metric", "ir_measures") \
-                and not set(cells[1].strip()) <= {"-"} and cells[1].strip().startswith("`"):
+                and not set(cells[1].strip()) <= {"-"} \
+                and cells[1].strip().startswith(("`", "[`")):
             names += _code_spans(cells[1])  # a metric table: the metric and its aliases
-    table = readme.split("### ir_measures' registry, measure by measure")[1].split("\n### ")[0]
+    irm_guide = (guides / "from-ir_measures.md").read_text()
+    table = irm_guide.split("## ir_measures' registry, measure by measure")[1].split("\n## ")[0]
     for line in table.splitlines()[4:]:
         if line.startswith("| ") and not line.startswith(("| ir_measures", "| any")):
             first = line.split("|")[1].replace("(pyndeval)", "")
             names += [n.strip() for n in first.split(",")]
-    guides = ROOT / "docs" / "guides"
     for page in ("from-trec_eval.md", "from-ir_measures.md", "from-ranx.md"):
         text = (guides / page).read_text()
         names += _evaluate_lists(text)
@@ -288,7 +292,7 @@ def _listed_names() -> list:
 
 
 def test_every_listed_name_parses_in_evaluate_and_the_cli(tmp_path):
-    """Every name the README and the guides list (trec_eval's, ir_measures', ranx' and the
+    """Every name the docs' tables and the guides list (trec_eval's, ir_measures', ranx' and the
     library's) evaluates in Python and through the command line's -m. P_IA@20 was read as
     trec_eval's P_N ("parameter 'IA@20' is not a number")."""
     import warnings

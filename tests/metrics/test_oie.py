@@ -1,4 +1,4 @@
-"""OIE (Amigó, Mizzaro & Spina, SIGIR 2022, §3.4; SPEC §8): a direct O(|D|) oracle that
+"""OIE (Amigó, Mizzaro & Spina, SIGIR 2022, §3.4): a direct O(|D|) oracle that
 materialises every document of a small collection, hand-checked values, the paper's
 calibration of β, tie groups as one rank, errors, empty rankings and nil-answer queries,
 and the paper's formal properties (§2) with the exact conditions under which they hold."""

@@ -77,7 +77,8 @@ def test_by_equals_separate_evaluations(a, b):
     both = pd.concat([run_a.assign(system="A"), run_b.assign(system="B")], ignore_index=True)
     res = _eval(both, qrels, by="system")
     for name, run in (("A", run_a), ("B", run_b)):
-        if run.empty:  # a system with no rows is not present in the run (SPEC §4)
+        # by= groups are those present in the run: a system with no rows is not there
+        if run.empty:
             assert name not in res.index.get_level_values("system")
             continue
         alone = _eval(run, qrels)

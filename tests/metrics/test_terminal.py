@@ -17,7 +17,7 @@ from trunc_accessor import single
 
 TERMINAL_GRADES = st.sampled_from([None, 0, 1, 2])
 
-# Liu, Moffat, Baldwin & Zhang, SIGIR 2016, Table 1 (p = 0.5), via SPEC §6
+# Liu, Moffat, Baldwin & Zhang, SIGIR 2016, Table 1 (p = 0.5), to the table's 3 decimals
 TABLE_1 = """
 00    0 1.000 0.333 0.250 0.500 0.333
 000   0 1.000 0.250 0.125 0.431 0.250
@@ -192,7 +192,8 @@ def test_110_scores_below_11():
 
 
 def test_graded_terminal_gains():
-    """graded=True: gains grade / g_max, R = total gain pool (SPEC §3)."""
+    """graded=True: gains grade / g_max, R = the total gain pool of the query's judged
+    documents (Liu et al.'s "total gain pool", SIGIR 2016 §2)."""
     # grades 2, 0 with judged {2, 1}, g_max = 2: gains 1, 0; pool 1.5; r_t = 1/1.5
     got = single.rbp_prime([2, 0], qrels_grades=[2, 1, 0], p=0.5, graded=True)
     assert got == pytest.approx(0.5 * 1.0 + (1 / 1.5) * 0.25)

@@ -1,7 +1,8 @@
-"""Twist (Ferro et al.): the paper's worked example (Definitions 1–2, Propositions 1–3), the
-MATTERS example of SPEC §9, the archetypes (Figures 3–6), the space normalisers for runs of
-every length (against exhaustive search), depth=, edge cases, ties (brute force where the
-value is exact, a clear error where it is not), pandas, Polars and LazyFrame."""
+"""Twist (Ferro et al.): the paper's worked example (Definitions 1–2, Propositions 1–3), a
+binary example (N = 8, RB = 3) under the crossing rule of the authors' MATTERS code (twist.m),
+the archetypes (Figures 3–6), the space normalisers for runs of every length (against exhaustive
+search), depth=, edge cases, ties (brute force where the value is exact, a clear error where it
+is not), pandas, Polars and LazyFrame."""
 from __future__ import annotations
 
 import itertools
@@ -45,7 +46,8 @@ def rp_vector(r, judged, level):
 
 
 def twist_parts(r, judged, level, depth=None):
-    """ρ, σ⁺, σ⁻, σ, τ of one ranking, written from Definitions 1–6 and SPEC §9: the worst
+    """ρ, σ⁺, σ⁻, σ, τ of one ranking, written from Definitions 1–6 and the authors' MATTERS
+    code (twist.m), which settles the crossing rule where the paper is ambiguous: the worst
     and full-scale runs of the same length are built and measured explicitly."""
     ideal = sorted((g for g in judged if g >= level), reverse=True)
     RB = len(ideal)
@@ -184,8 +186,9 @@ def test_paper_runs_ratios_and_archetypes(library):
     assert (arch["recall_base"] == 7).all() and (arch["length"] == 15).all()
 
 
-def test_matters_example_of_spec_9():
-    """SPEC §9: binary, N = 8, RB = 3, run 0 1 0 1 0 0 1 0."""
+def test_matters_example_binary_eight_ranks():
+    """A binary run, N = 8, RB = 3, 0 1 0 1 0 0 1 0, worked by hand from Definitions 1–6
+    with MATTERS' crossing rule (CRP = 0 counts as below)."""
     r = [0, 1, 0, 1, 0, 0, 1, 0]
     assert rp_vector(r, r, 1) == [-3, 0, -1, 1, 0, 0, 4, 0]
     values = [getattr(single, m)(r, R=3) for m in METRICS]
@@ -333,9 +336,10 @@ def test_where_the_papers_propositions_are_off():
 
 @pytest.mark.parametrize("relevant", [[1, 1, 1], [3, 2, 2, 1], [2, 1, 1]])
 def test_space_normalisers_are_the_largest_spaces(relevant):
-    """SPEC §9: for every length L (L < RB and L < 2·RB included) no run has more forward
-    space than the full-scale run of length L, nor more backward space than the worst run:
-    checked against every run over the query's documents (and non-relevant ones)."""
+    """The normalisers are the largest spaces a run of the same length can have: for every length L
+    (L < RB and L < 2·RB included) no run has more forward space than the full-scale run of
+    length L, nor more backward space than the worst run: checked against every run over the
+    query's documents (and non-relevant ones)."""
     classes = sorted(set(relevant)) + [0]
     for L in range(1, 2 * len(relevant) + 2):
         best_plus = best_minus = 0

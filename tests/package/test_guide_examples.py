@@ -1,6 +1,6 @@
 """Every example of the guides runs as pasted, on the data shipped with the package.
 
-The convention, for docs/guides/*.md, docs/index.md and README.md:
+The convention, for docs/guides/*.md, docs/index.md, docs/metrics/families.md and README.md:
 
 * a ```python block holding ``>>> `` prompts is a doctest: its outputs are checked (ELLIPSIS
   and NORMALIZE_WHITESPACE);
@@ -27,7 +27,7 @@ import pytest
 from tests.conftest import ROOT
 
 PAGES = [*sorted((ROOT / "docs" / "guides").glob("*.md")), ROOT / "docs" / "index.md",
-         ROOT / "README.md"]
+         ROOT / "docs" / "metrics" / "families.md", ROOT / "README.md"]
 # a fence may be indented (a block inside a list item): its lines lose that indentation
 FENCE = re.compile(r"^([ \t]*)```python[ \t]*\n(.*?)^\1```[ \t]*$", re.MULTILINE | re.DOTALL)
 NO_RUN = re.compile(r"<!--\s*no-run:\s*(.*?)\s*-->\s*$")

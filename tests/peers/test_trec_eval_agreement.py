@@ -1,7 +1,7 @@
 """ties="trec_eval" agrees per query with trec_eval's own outputs (../shared/data, printed to
 4 decimals) and with pytrec_eval run here (to 1e-6), for pandas and Polars.
 
-Where SPEC §4 makes a value undefined (AP, nDCG, R-prec, bpref, recall with R = 0; set
+Where a value is mathematically undefined (AP, nDCG, R-prec, bpref, recall with R = 0; set
 precision of an empty ranking) we return NaN/null and trec_eval prints 0: the test checks
 that this is the only kind of disagreement.
 """
