@@ -1,14 +1,14 @@
-"""The evaluation core: what every call goes through, whatever the frame library.
+"""The evaluation core, below every metric: input frames in, one ``Prepared`` out.
 
-* ``trunc_accessor.core.frames`` — the checks and normalisation of input frames, results back as
-  pandas/Polars frames; ``columns`` (names, aliases, roles) and ``keys`` (the
-  identifier rule, key types, system codes) are its parts;
-* ``prepare`` — one columnar preparation per call (qrels joined, rankings ordered, tie
-  groups, per-query R and ideal gains, empty rankings for queries a system lacks);
-* ``registry`` — metrics declared once (name, parameters and their domains, aliases,
-  docstring, tie form, undefined cases) and parsed from strings;
-* ``names``, ``trec_dialect`` — the trec_eval, ir_measures and ranx dialects;
-* ``engine`` — prepare, run the kernels, shape the answer; ``batches`` — lazy runs
-  a batch of whole queries at a time; ``truncation`` — cut-offs and optimal depths;
-* ``results`` — reading per-query result frames back (for the analysis functions).
+* ``columns`` (column names, aliases and roles) and ``keys`` (the identifier rule, key types,
+  system codes), used by ``frames``: the checks and normalisation of input frames, and the
+  results back as pandas/Polars frames;
+* ``prepare``: one columnar preparation per call (qrels joined, rankings ordered, tie groups,
+  per-query R and ideal gains, empty rankings for queries a system lacks), filling
+  ``prepared`` (the arrays every kernel reads, derived arrays built on first use) and
+  ``aspects`` (the subtopic judgments of diversity qrels);
+* ``notes``: what a call has to say about its input, said once at its end;
+* ``results``: reading per-query result frames back (for the analysis functions).
+
+It imports no metric, engine, frontend or analysis module.
 """
