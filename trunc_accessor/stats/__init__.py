@@ -1,6 +1,6 @@
 """Comparing systems over per-query results: paired significance tests with multiple-testing
 corrections and confidence intervals (``significance``, ``paired``, ``tukey``), the
-experiment table and its report (``experiment``), trec_eval's summaries (``aggregate``) and
+experiment table (``experiment``) and its report (``report``), trec_eval's summaries (``aggregate``) and
 rank correlations between metrics and rankings (``agreement``). SciPy loads on first use."""
 from __future__ import annotations
 
