@@ -153,7 +153,7 @@ def experiment(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Metrics
     _check_system_column(frame, by)
     # undefined values stay NaN here: ``undefined`` ("skip" or "zero") is applied below, by
     # the means and by compare (evaluate's own default would turn them into 0 first)
-    per = frame.ir.evaluate(qrels, metrics, by=by, undefined="nan",  # type: ignore[union-attr]
+    per = frame.ir.evaluate(qrels, metrics, by=by, undefined="nan",
                             **evaluate_kw)
     per_pd = per.to_pandas().set_index([by, per.columns[1]]) if isinstance(per, pl.DataFrame) \
         else per
