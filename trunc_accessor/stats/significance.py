@@ -215,7 +215,9 @@ def _pairs(systems: list, baseline: Any) -> tuple[list[tuple[int, int]], str]:
     return list(itertools.combinations(range(len(systems)), 2)), "other"
 
 
-def _grouped_tests(diffs, masks, paired, ci_method, confidence, n_resamples, seed, stats):
+def _grouped_tests(diffs: list[np.ndarray], masks: list[np.ndarray], paired: PairedTest,
+                   ci_method: str, confidence: float, n_resamples: int, seed: int | None,
+                   stats) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The p-values of the batched tests and the bootstrap intervals of each pair (NaN
     where not made here): pairs with the same paired queries are tested together (one
     array operation)."""
