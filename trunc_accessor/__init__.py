@@ -52,7 +52,7 @@ _LAZY = {
     "single": ("trunc_accessor.frontends.single", None),  # metrics of one ranking as grades
     "compare": ("trunc_accessor.stats.significance", "compare"),
     "experiment": ("trunc_accessor.stats.experiment", "experiment"),
-    "report": ("trunc_accessor.stats.experiment", "report"),
+    "report": ("trunc_accessor.stats.report", "report"),
     "evaluate_parquet": ("trunc_accessor.frontends.parquet", "evaluate_parquet"),
     "fusion": ("trunc_accessor.fusion", None),  # fusion of runs (ranx's methods)
     "fuse": ("trunc_accessor.fusion", "fuse"),

@@ -20,7 +20,8 @@ import trunc_accessor as ta
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 MODULES = ("stats.significance", "stats.paired", "stats.tukey", "stats.agreement",
-           "plot.figures", "metrics.properties", "judges.interrater", "judges.detail",
+           "stats.rbo", "stats.experiment", "stats.report", "plot.curves", "plot.experiment",
+           "metrics.properties", "judges.interrater", "judges.detail",
            "judges.plot", "judges.leaderboard")
 
 

@@ -17,7 +17,7 @@ from scipy.stats import kendalltau
 import trunc_accessor as ta
 from tests.conftest import ROOT
 from trunc_accessor import plot
-from trunc_accessor.plot import figures
+from trunc_accessor.plot import experiment as plot_experiment
 
 matplotlib.use("Agg")
 
@@ -44,7 +44,7 @@ def _deltas(per_query, system, baseline, metric):
 
 
 def _sign_colours(ax):
-    colours = {to_rgba(c): k for k, c in figures.DIFFERENCE_COLOURS.items()}
+    colours = {to_rgba(c): k for k, c in plot_experiment.DIFFERENCE_COLOURS.items()}
     return [colours[tuple(p.get_facecolor())] for p in ax.patches]
 
 

@@ -288,7 +288,7 @@ def _plot_crp(self, qrels, qids=None, *, depth=None, ties="average", by=None,
               relevance_level=1, ncols=3, figsize=None):
     """CRP curves, one panel per query (see the pandas accessor's ``plot_crp``): the queries
     drawn (all of them without ``qids``) are computed and drawn on the client."""
-    from trunc_accessor.plot.figures import plot_crp
+    from trunc_accessor.plot.curves import plot_crp
 
     run = self._frame.reset_index() if self._qid_in_index() else self._frame
     if qids is not None:

@@ -311,7 +311,7 @@ def plot_crp(self, qrels, qids=None, *, depth=None, ties="average", by=None,
     (CRP = 0), the full-scale run of the same length and the recall base RB marked; one
     curve per system with ``by=``. Needs matplotlib (the ``plots`` extra). Returns the
     matplotlib Figure (never shown). See ``trunc_accessor.plot.plot_crp``."""
-    from trunc_accessor.plot.figures import plot_crp as _plot
+    from trunc_accessor.plot.curves import plot_crp as _plot
 
     return _plot(self._frame, qrels, qids=qids, depth=depth, ties=ties, by=by,
                  relevance_level=relevance_level, ncols=ncols, figsize=figsize)

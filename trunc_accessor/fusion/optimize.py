@@ -234,18 +234,50 @@ def optimize_fusion(runs, qrels, method, norm="min-max", *, metric="ndcg", by="s
     st, tab = _table(src, norm, ties)
     fixed = as_mapping(fixed, st.names)
     judged = Judged(st, qrels_frame(qrels))
-    h = hits(tab, judged, level)
     names = st.names
-    points = _points(m, names, grid, step, fixed)
-    pandas = src.library == "pandas"
+    searcher = _Search(m, fixed, st, tab, judged, level, missing, metric, ties,
+                       _points(m, names, grid, step, fixed))
     all_q = judged.qids
-    q_index = st.qids.cast(judged.qid_dtype)
+    rows, best, best_point, best_score = searcher.search(all_q, 0)
+    model = FusionModel(m.name, norm, ties, missing, best, tuple(names))
+    grid_rows = list(rows)
+    if folds is not None:
+        cv = _cross_validate(searcher, all_q, folds, seed, label)
+        grid_rows += cv.rows
+    grid_frame = pl.DataFrame(grid_rows).rename({"score": label})
+    pandas = src.library == "pandas"
+    out = FusionSearch(m.name, label, {**fixed, **best_point}, model,
+                       frames.to_pandas(grid_frame) if pandas else grid_frame,
+                       float(best_score))
+    if folds is not None:
+        fold_frame = pl.DataFrame(cv.fold_rows)
+        run = pl.concat(cv.runs)
+        out.folds = frames.to_pandas(fold_frame) if pandas else fold_frame
+        out.run = frames.to_pandas(run) if pandas else run
+        out.score = float(np.mean(np.concatenate(cv.values)))
+    return out
 
-    def mask_of(qids: pl.Series) -> np.ndarray:
-        return q_index.is_in(qids.cast(judged.qid_dtype).to_list()).to_numpy()
 
-    def params_at(point: dict, train: pl.Series, cache: dict) -> dict:
-        full = {**fixed, **point}
+class _Search:
+    """One grid search's fixed context: the method, its fixed parameters, the runs' table,
+    the judgments and the metric; ``search`` scores every grid point on some queries."""
+
+    def __init__(self, m: Method, fixed: dict, st, tab, judged: Judged, level, missing,
+                 metric, ties, points: list[dict]):
+        self.m, self.fixed, self.st, self.tab, self.judged = m, fixed, st, tab, judged
+        self.level, self.missing, self.metric, self.ties = level, missing, metric, ties
+        self.points, self.names = points, st.names
+        self.h = hits(tab, judged, level)
+        self.q_index = st.qids.cast(judged.qid_dtype)
+
+    def mask_of(self, qids: pl.Series) -> np.ndarray:
+        return self.q_index.is_in(qids.cast(self.judged.qid_dtype).to_list()).to_numpy()
+
+    def params_at(self, point: dict, train: pl.Series, cache: dict) -> dict:
+        """The method's full parameters at a grid point, what it learns learnt on
+        ``train`` (once per setting of its fit parameters: ``cache``)."""
+        m = self.m
+        full = {**self.fixed, **point}
         fit = {k: full.pop(k) for k in list(full) if k in m.fit_params}
         for k, v in m.fit_params.items():
             if v is REQUIRED and k not in fit and m.learnt not in full:
@@ -253,60 +285,66 @@ def optimize_fusion(runs, qrels, method, norm="min-max", *, metric="ndcg", by="s
         if m.learnt and m.learnt not in full:
             key = tuple(sorted(fit.items()))
             if key not in cache:
-                cache[key] = learn_params(tab, judged, m, fit, train=train, level=level, h=h)
+                cache[key] = learn_params(self.tab, self.judged, m, fit, train=train,
+                                          level=self.level, h=self.h)
             full[m.learnt] = cache[key]
         return full
 
-    def score_of(full: dict, queries: pl.Series, per_query=False):
-        p = complete(m, full, names)
-        run = fused_frame(st, fused_scores(tab, m, p, missing), None, mask_of(queries))
-        return mean_metric(run, judged.restrict(queries), metric, ties=ties, level=level,
-                           per_query=per_query), run
+    def score_of(self, full: dict, queries: pl.Series, per_query=False):
+        """The metric of the run fused with ``full`` on ``queries``, and that run."""
+        p = complete(self.m, full, self.names)
+        run = fused_frame(self.st, fused_scores(self.tab, self.m, p, self.missing), None,
+                          self.mask_of(queries))
+        return mean_metric(run, self.judged.restrict(queries), self.metric, ties=self.ties,
+                           level=self.level, per_query=per_query), run
 
-    def search(train: pl.Series, fold: int):
+    def search(self, train: pl.Series, fold: int):
+        """Every grid point's row (fold, point, score on ``train``) and the best point
+        (the last among equals, as ranx): its full parameters, grid point and score."""
         rows: list[dict] = []
         best: dict = {}
         best_point: dict = {}
         best_score = -np.inf
         cache: dict = {}
-        for point in points:
-            full = params_at(point, train, cache)
-            score, _ = score_of(full, train)
-            rows.append({"fold": fold, **_row(point, names), "score": score})
+        for point in self.points:
+            full = self.params_at(point, train, cache)
+            score, _ = self.score_of(full, train)
+            rows.append({"fold": fold, **_row(point, self.names), "score": score})
             if score >= best_score:
                 best, best_point, best_score = full, point, score
         return rows, best, best_point, best_score
 
-    rows, best, best_point, best_score = search(all_q, 0)
-    model = FusionModel(m.name, norm, ties, missing, best, tuple(names))
-    fold_rows, cv_runs, cv_values = [], [], []
-    if folds is not None:
-        k = frames.whole_number(folds, "folds", 2)
-        if k > len(all_q):
-            raise ParameterError(f"folds={k} is more than the {len(all_q)} judged queries")
-        order = np.random.default_rng(seed).permutation(len(all_q))
-        for f, part in enumerate(np.array_split(order, k), start=1):
-            test = all_q.gather(pl.Series(np.sort(part)))
-            train = all_q.gather(pl.Series(np.setdiff1d(order, part)))
-            r, chosen, point, train_score = search(train, f)
-            rows += r
-            (_keys, values, _), run = score_of(chosen, test, per_query=True)
-            cv_runs.append(run.with_columns(pl.lit(f, dtype=pl.Int64).alias("fold")))
-            cv_values.append(values)
-            fold_rows.append({"fold": f, "train_queries": len(train), "test_queries": len(test),
-                              **_row(point, names), f"train {label}": train_score,
-                              f"test {label}": float(np.mean(values)) if len(values) else 0.0})
-    grid_frame = pl.DataFrame(rows).rename({"score": label})
-    out = FusionSearch(m.name, label, {**fixed, **best_point}, model,
-                       frames.to_pandas(grid_frame) if pandas else grid_frame,
-                       float(best_score))
-    if folds is not None:
-        fold_frame = pl.DataFrame(fold_rows)
-        run = pl.concat(cv_runs)
-        out.folds = frames.to_pandas(fold_frame) if pandas else fold_frame
-        out.run = frames.to_pandas(run) if pandas else run
-        out.score = float(np.mean(np.concatenate(cv_values)))
-    return out
+
+@dataclass
+class _CrossValidation:
+    rows: list      # the grid rows of each fold's search
+    fold_rows: list  # one row per fold: sizes, chosen point, train and test scores
+    runs: list      # each fold's fused test queries, with a fold column
+    values: list    # each fold's per-query test values
+
+
+def _cross_validate(searcher: _Search, all_q: pl.Series, folds, seed, label: str
+                    ) -> _CrossValidation:
+    """k-fold cross-validation over the judged queries (split at random by ``seed``): for
+    each fold, search on the others, fuse the fold with the chosen point and score it."""
+    k = frames.whole_number(folds, "folds", 2)
+    if k > len(all_q):
+        raise ParameterError(f"folds={k} is more than the {len(all_q)} judged queries")
+    cv = _CrossValidation([], [], [], [])
+    order = np.random.default_rng(seed).permutation(len(all_q))
+    for f, part in enumerate(np.array_split(order, k), start=1):
+        test = all_q.gather(pl.Series(np.sort(part)))
+        train = all_q.gather(pl.Series(np.setdiff1d(order, part)))
+        r, chosen, point, train_score = searcher.search(train, f)
+        cv.rows += r
+        (_keys, values, _), run = searcher.score_of(chosen, test, per_query=True)
+        cv.runs.append(run.with_columns(pl.lit(f, dtype=pl.Int64).alias("fold")))
+        cv.values.append(values)
+        cv.fold_rows.append({"fold": f, "train_queries": len(train),
+                             "test_queries": len(test), **_row(point, searcher.names),
+                             f"train {label}": train_score,
+                             f"test {label}": float(np.mean(values)) if len(values) else 0.0})
+    return cv
 
 
 def _label(metric) -> str:

@@ -17,7 +17,7 @@ from trunc_accessor._typing import Frame, Source
 from trunc_accessor.core.columns import DOCID_NAMES, QID_NAMES, _names, check_frame, normalise_by
 from trunc_accessor.core.frames import to_polars
 from trunc_accessor.errors import InputError, InputTypeError
-from trunc_accessor.io.parse import _COMPRESSED
+from trunc_accessor.io.source import _COMPRESSED
 
 _TIES = ("trec_eval", "first")
 
@@ -128,6 +128,20 @@ def write_run(frame: Frame, path: Source, tag: str | None = None,
     check_frame(frame, "run")
     if ties not in _TIES:
         raise InputError(f"write_run: ties= must be one of {list(_TIES)}, not {ties!r}")
+    keys, tag = _keys_and_tag(frame, by, tag)
+    if isinstance(frame, pl.LazyFrame):
+        frame = frame.collect()
+    elif not isinstance(frame, pl.DataFrame):  # the named columns (any role is a string)
+        frame = to_polars(frame, [c for c in _names(frame, "run") if isinstance(c, str)], "run")
+    run = _run_columns(frame, keys, tag)
+    _check_run(run, keys)
+    _write(_ranked_lines(run, ties), path)
+    return path
+
+
+def _keys_and_tag(frame, by, tag) -> tuple[tuple, str]:
+    """The system key columns (``by``, else a ``system`` column when no tag is given) and
+    the tag written when there are none ("trunc_accessor" by default)."""
     keys = normalise_by(by)
     if tag is None and not keys:
         columns = frame.collect_schema().names() if isinstance(frame, pl.LazyFrame) \
@@ -139,10 +153,12 @@ def write_run(frame: Frame, path: Source, tag: str | None = None,
         raise InputTypeError(f"write_run: tag= must be a string, not {type(tag).__name__}")
     if not keys and (not tag or re.search(_BLANK_RE, tag)):
         raise InputError(f"write_run: tag {tag!r} must be a non-empty word without whitespace")
-    if isinstance(frame, pl.LazyFrame):
-        frame = frame.collect()
-    elif not isinstance(frame, pl.DataFrame):  # the named columns (any role is a string)
-        frame = to_polars(frame, [c for c in _names(frame, "run") if isinstance(c, str)], "run")
+    return tuple(keys), tag
+
+
+def _run_columns(frame: pl.DataFrame, keys: tuple, tag: str) -> pl.DataFrame:
+    """The run as text ids, float scores, the optional rank (``_rank``) and each row's tag
+    (its system key, several columns joined by "/", or ``tag``)."""
     names = list(frame.columns)
     qid = _pick_column(names, QID_NAMES, "qid")
     docid = _pick_column(names, DOCID_NAMES, "docid")
@@ -179,8 +195,13 @@ def write_run(frame: Frame, path: Source, tag: str | None = None,
             shown = [tuple(r[:-1]) for r in clash.rows()[:2]]
             raise InputError(f"write_run: systems {shown[0]!r} and {shown[1]!r} would both be "
                              f"written as tag {clash['__tag'][0]!r}: rename one")
-    _check_run(run, keys)
+    return run
 
+
+def _ranked_lines(run: pl.DataFrame, ties: str) -> pl.DataFrame:
+    """The lines of the file (qid Q0 docid rank score tag): systems and queries in order of
+    first appearance, each ranking by rank or descending score, equal keys broken by docid
+    descending (``ties="trec_eval"``) or kept in order, ranks 1..n."""
     run = run.with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias("_i"))
     run = run.with_columns(pl.col("_i").min().over("tag").alias("_s"),
                            pl.col("_i").min().over("qid").alias("_q"))
@@ -190,11 +211,9 @@ def write_run(frame: Frame, path: Source, tag: str | None = None,
     if ties == "trec_eval":
         order, desc = order + ["docid"], desc + [True]
     run = run.sort(order, descending=desc, maintain_order=True)
-    out = run.select("qid", pl.lit("Q0").alias("Q0"), "docid",
-                     (pl.int_range(pl.len(), dtype=pl.Int64).over("_s", "_q") + 1).alias("rank"),
-                     "score", "tag")
-    _write(out, path)
-    return path
+    return run.select("qid", pl.lit("Q0").alias("Q0"), "docid",
+                      (pl.int_range(pl.len(), dtype=pl.Int64).over("_s", "_q") + 1).alias("rank"),
+                      "score", "tag")
 
 
 def _open_for_writing(name, kind: str | None) -> Any:

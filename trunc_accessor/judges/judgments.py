@@ -117,15 +117,40 @@ def _read(args: tuple, names, *, function: str, missing: str = "drop", relevance
     conflicting duplicates) and line their labels up, pair by pair."""
     _check_choice("missing", missing, MISSING)
     frames, names = _judge_frames(args, names, function, two)
-    picked = []
-    for frame, name in zip(frames, names):
-        label = f"judge {name!r}"
-        check_frame(frame, label)
-        cols = _names(frame, label)
-        roles = tuple(_pick(kind, cols, None, aliases, label, frame) for kind, aliases in
-                      (("qid", QID_NAMES), ("docid", DOCID_NAMES), ("relevance", REL_NAMES)))
-        data = to_polars(frame, list(roles), label)
-        picked.append((data.collect() if isinstance(data, pl.LazyFrame) else data, roles))
+    picked = [_picked(frame, name) for frame, name in zip(frames, names)]
+    tables = _qrels_tables(picked, names, function)
+    units, values = _lined_up(tables, names, function, missing)
+    present = ~np.isnan(values)
+    values, categories = _categories(values, present, units, names, function,
+                                     relevance_level, grades)
+    q = units["qid"].rle_id().to_numpy().astype(np.int64)
+    starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])
+    if len(starts) * len(categories) ** 2 > MAX_CELLS:
+        raise InputError(f"{function}: the labels take {len(categories)} distinct values over "
+                         f"{len(starts)} queries: agreement statistics compare categories "
+                         "(grades), not scores; round the labels or binarise them with "
+                         "relevance_level=")
+    codes = np.where(present, np.searchsorted(categories, np.where(present, values, 0)), -1)
+    qids = units["qid"].gather(starts)
+    return _Labels(names, picked[0][1][0], picked[0][1][1], units.select("qid", "docid"), qids, q,
+                   values, codes.astype(np.int64), categories, _is_polars(frames[0]))
+
+
+def _picked(frame, name) -> tuple[pl.DataFrame, tuple[str, ...]]:
+    """One judge's qrels as an eager Polars frame of its qid, docid and relevance columns
+    (found under their aliases), and those columns' names."""
+    label = f"judge {name!r}"
+    check_frame(frame, label)
+    cols = _names(frame, label)
+    roles = tuple(_pick(kind, cols, None, aliases, label, frame) for kind, aliases in
+                  (("qid", QID_NAMES), ("docid", DOCID_NAMES), ("relevance", REL_NAMES)))
+    data = to_polars(frame, list(roles), label)
+    return (data.collect() if isinstance(data, pl.LazyFrame) else data), roles
+
+
+def _qrels_tables(picked: list, names: list, function: str) -> list[pl.DataFrame]:
+    """Each judge's qrels checked as the evaluation checks qrels, with qid and docid of one
+    type across the judges (strings, with a warning, when they mix strings and integers)."""
     kinds = [[_key_kind(d.schema[r[i]], f"judge {n!r} column {r[i]!r}")
               for (d, r), n in zip(picked, names)] for i in (0, 1)]
     types = [key_dtype(*k) for k in kinds]
@@ -143,6 +168,13 @@ def _read(args: tuple, names, *, function: str, missing: str = "drop", relevance
             tables.append(normalise(empty, data, spec, None).qrels)
         except InputError as e:
             raise type(e)(f"{function}: judge {name!r}: {e}") from None
+    return tables
+
+
+def _lined_up(tables: list, names: list, function: str,
+              missing: str) -> tuple[pl.DataFrame, np.ndarray]:
+    """The (qid, docid) pairs some judge labelled, in query order, and the (pairs × judges)
+    labels, an absent label dropped, counted as 0 or kept as NaN (``missing``)."""
     units = tables[0].rename({"rel": "_j0"})
     for i, t in enumerate(tables[1:], 1):
         units = units.join(t.rename({"rel": f"_j{i}"}), on=["qid", "docid"], how="full",
@@ -163,7 +195,13 @@ def _read(args: tuple, names, *, function: str, missing: str = "drop", relevance
         values = np.nan_to_num(values, nan=0.0)
     if not len(values):
         raise InputError(f"{function}: the judges {names} share no judged (qid, docid) pair")
-    present = ~np.isnan(values)
+    return units, values
+
+
+def _categories(values: np.ndarray, present: np.ndarray, units: pl.DataFrame, names: list,
+                function: str, relevance_level, grades) -> tuple[np.ndarray, np.ndarray]:
+    """The labels (binarised at ``relevance_level`` if given) and the categories they are
+    compared in: 0 and 1, the declared ``grades``, or the distinct labels seen."""
     if relevance_level is not None:
         if grades is not None:
             raise InputError(f"{function}: grades= and relevance_level= exclude each other "
@@ -174,29 +212,18 @@ def _read(args: tuple, names, *, function: str, missing: str = "drop", relevance
             raise InputError(f"{function}: relevance_level= must be a number, not "
                              f"{relevance_level!r}")
         values = np.where(present, (values >= relevance_level).astype(np.float64), np.nan)
-        categories = np.array([0.0, 1.0])
-    elif grades is None:
-        categories = np.unique(values[present])
-    else:
-        categories = _grade_scale(grades, function)
-        outside = present & ~np.isin(values, categories)
-        if outside.any():
-            row, j = map(int, np.argwhere(outside)[0])
-            where = units.row(row, named=True)
-            raise InputError(f"{function}: judge {names[j]!r} gives grade {values[row, j]:g} "
-                             f"to docid {where['docid']!r} of qid {where['qid']!r}, which is "
-                             f"not in grades={_shown(categories)}")
-    q = units["qid"].rle_id().to_numpy().astype(np.int64)
-    starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])
-    if len(starts) * len(categories) ** 2 > MAX_CELLS:
-        raise InputError(f"{function}: the labels take {len(categories)} distinct values over "
-                         f"{len(starts)} queries: agreement statistics compare categories "
-                         "(grades), not scores; round the labels or binarise them with "
-                         "relevance_level=")
-    codes = np.where(present, np.searchsorted(categories, np.where(present, values, 0)), -1)
-    qids = units["qid"].gather(starts)
-    return _Labels(names, picked[0][1][0], picked[0][1][1], units.select("qid", "docid"), qids, q,
-                   values, codes.astype(np.int64), categories, _is_polars(frames[0]))
+        return values, np.array([0.0, 1.0])
+    if grades is None:
+        return values, np.unique(values[present])
+    categories = _grade_scale(grades, function)
+    outside = present & ~np.isin(values, categories)
+    if outside.any():
+        row, j = map(int, np.argwhere(outside)[0])
+        where = units.row(row, named=True)
+        raise InputError(f"{function}: judge {names[j]!r} gives grade {values[row, j]:g} "
+                         f"to docid {where['docid']!r} of qid {where['qid']!r}, which is "
+                         f"not in grades={_shown(categories)}")
+    return values, categories
 
 
 def _grade_scale(grades, function: str) -> np.ndarray:

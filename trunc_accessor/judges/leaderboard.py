@@ -130,14 +130,7 @@ def leaderboard_agreement(runs: Frame | Mapping[Any, Frame], qrels_a: Frame, qre
     0  ndcg@10       0.9048  0.6667        6
     """
     names = tuple(names)
-    if len(names) != 2 or not all(isinstance(n, str) for n in names) or names[0] == names[1]:
-        raise InputError(f"leaderboard_agreement: names= must be two distinct strings, not "
-                         f"{names!r}")
-    if queries not in ("common", "all"):
-        raise InputError(f"leaderboard_agreement: queries= must be 'common' or 'all', not "
-                         f"{queries!r}")
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise InputError(f"leaderboard_agreement: k= must be a whole number ≥ 1, not {k!r}")
+    _check_leaderboard(names, queries, k)
     # compare's checks, before the two evaluations they would otherwise follow
     stats._check_compare(test, correction, alpha, n_resamples, seed, undefined)
     frame, polars_in = _runs_frame(runs, by)
@@ -158,34 +151,18 @@ def leaderboard_agreement(runs: Frame | Mapping[Any, Frame], qrels_a: Frame, qre
     compare_kw: dict[str, Any] = {"test": test, "correction": correction, "alpha": alpha,
                   "n_resamples": n_resamples, "seed": seed, "undefined": undefined, "by": by}
     tested = [stats.compare(p, **compare_kw) for p in per]
+    n_queries = int(per[0].index.get_level_values(1).nunique())
     sys_rows, summary, pair_rows = [], [], []
-    scipy_stats = _common._scipy_stats()
     for metric in labels:
         x = means[0][metric].to_numpy(dtype=np.float64)
         y = means[1][metric].to_numpy(dtype=np.float64)
-        rank_a = scipy_stats.rankdata(-x, method="average")
-        rank_b = scipy_stats.rankdata(-y, method="average")
-        change = rank_b - rank_a
-        sys_rows.append(pd.DataFrame({"metric": metric, "system": systems, "mean_a": x,
-                                      "mean_b": y, "rank_a": rank_a, "rank_b": rank_b,
-                                      "rank_change": change}))
-        orders = [pd.DataFrame({"qid": metric, "docid": [str(s) for s in systems],
-                                "score": v}) for v in (x, y)]
-        top = float(agreement.overlap(orders[0], orders[1], int(min(k, len(systems))))
-                    .iloc[0, 0]) if len(systems) else np.nan
-        most = np.abs(change).max() if len(systems) else np.nan
+        ranks, row = _orderings_agree(x, y, systems, k)
         both = _pairs(tested, metric, names)
+        sys_rows.append(pd.DataFrame({"metric": metric, "system": systems, "mean_a": x,
+                                      "mean_b": y, **ranks}))
         pair_rows.append(both)
-        rho = scipy_stats.spearmanr(x, y).statistic if len(x) > 1 else np.nan
         summary.append({
-            "metric": metric, "n_systems": len(systems),
-            "n_queries": int(per[0].index.get_level_values(1).nunique()),
-            "kendall_tau": agreement.kendall_tau(x, y), "tau_ap": agreement.tau_ap(x, y),
-            "tau_ap_symmetric": agreement.tau_ap(x, y, symmetric=True),
-            "spearman": float(rho), "top_k_overlap": top, "k": int(min(k, len(systems))),
-            "max_rank_change": float(most),
-            "max_rank_change_system": ", ".join(str(s) for s, c in zip(systems, change)
-                                                if abs(c) == most and most > 0),
+            "metric": metric, "n_systems": len(systems), "n_queries": n_queries, **row,
             "significant_a": int(both["significant_a"].sum()),
             "significant_b": int(both["significant_b"].sum()),
             "changed": int((~both["change"].isin(["both", "neither"])).sum())})
@@ -194,6 +171,43 @@ def leaderboard_agreement(runs: Frame | Mapping[Any, Frame], qrels_a: Frame, qre
     if polars_in:
         out = [pl.from_pandas(f) for f in out]
     return LeaderboardAgreement((str(names[0]), str(names[1])), *out)
+
+
+def _check_leaderboard(names: tuple, queries, k) -> None:
+    """leaderboard_agreement's own arguments: two distinct names, the query rule, k ≥ 1."""
+    if len(names) != 2 or not all(isinstance(n, str) for n in names) or names[0] == names[1]:
+        raise InputError(f"leaderboard_agreement: names= must be two distinct strings, not "
+                         f"{names!r}")
+    if queries not in ("common", "all"):
+        raise InputError(f"leaderboard_agreement: queries= must be 'common' or 'all', not "
+                         f"{queries!r}")
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise InputError(f"leaderboard_agreement: k= must be a whole number ≥ 1, not {k!r}")
+
+
+def _orderings_agree(x: np.ndarray, y: np.ndarray, systems: list,
+                     k: int) -> tuple[dict, dict]:
+    """How two orderings of the systems (means ``x`` under qrels a, ``y`` under b) agree:
+    each system's ranks and rank change, and the rank correlations, top-``k`` overlap and
+    largest rank change."""
+    scipy_stats = _common._scipy_stats()
+    rank_a = scipy_stats.rankdata(-x, method="average")
+    rank_b = scipy_stats.rankdata(-y, method="average")
+    change = rank_b - rank_a
+    orders = [pd.DataFrame({"qid": "orders", "docid": [str(s) for s in systems],
+                            "score": v}) for v in (x, y)]
+    top = float(agreement.overlap(orders[0], orders[1], int(min(k, len(systems))))
+                .iloc[0, 0]) if len(systems) else np.nan
+    most = np.abs(change).max() if len(systems) else np.nan
+    rho = scipy_stats.spearmanr(x, y).statistic if len(x) > 1 else np.nan
+    ranks = {"rank_a": rank_a, "rank_b": rank_b, "rank_change": change}
+    return ranks, {
+        "kendall_tau": agreement.kendall_tau(x, y), "tau_ap": agreement.tau_ap(x, y),
+        "tau_ap_symmetric": agreement.tau_ap(x, y, symmetric=True),
+        "spearman": float(rho), "top_k_overlap": top, "k": int(min(k, len(systems))),
+        "max_rank_change": float(most),
+        "max_rank_change_system": ", ".join(str(s) for s, c in zip(systems, change)
+                                            if abs(c) == most and most > 0)}
 
 
 def _pairs(tested: list[pd.DataFrame], metric: str, names) -> pd.DataFrame:

@@ -16,7 +16,7 @@ from trunc_accessor.errors import InputError
 from trunc_accessor.judges import label_stats as ls
 from trunc_accessor.judges.detail import confusion_matrix
 from trunc_accessor.judges.judgments import _read
-from trunc_accessor.plot.figures import _new_axes, _place_labels
+from trunc_accessor.plot._common import _new_axes, _place_labels
 
 
 def confusion_heatmap(reference: Frame | Mapping[str, Frame], other: Frame | None = None, *,

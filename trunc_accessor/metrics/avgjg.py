@@ -17,6 +17,7 @@ Rankings are in trec_eval's order: score descending, ties by docno descending.
 from __future__ import annotations
 
 import numpy as np
+import polars as pl
 
 P_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 RPREC_MULTS = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
@@ -59,8 +60,6 @@ def evaluate_avgjg(run, qrels_jg, *, qids=None, relevance_level: float = 1,
     InputError
         A document ranked twice for a query.
     """
-    import polars as pl
-
     from trunc_accessor.metrics.prefs import trec_ranking
 
     ranked = trec_ranking(run, docid_descending=True)
@@ -72,6 +71,16 @@ def evaluate_avgjg(run, qrels_jg, *, qids=None, relevance_level: float = 1,
                       & set(ranked["qid"].unique().to_list()))
     qrels_jg = qrels_jg.select(pl.col("qid", "jg", "docid").cast(pl.String),
                                pl.col("rel").cast(pl.Int64))
+    rows, table = _group_rows(ranked, qrels_jg, qids, relevance_level, judged_only)
+    per_group = _per_group(rows, table, p_cutoffs, rprec_mults)
+    return _query_means(table, list(qids), per_group)
+
+
+def _group_rows(ranked: pl.DataFrame, qrels_jg: pl.DataFrame, qids, relevance_level: float,
+                judged_only: bool) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Each group's ranking (``_i`` its position, ``_r`` relevant, ``_cum`` relevant so far)
+    and one row per (qid, jg) with num_rel, num_ret, num_rel_ret and ``_ap`` (the sum of
+    the precisions at its relevant retrieved documents)."""
     wanted = pl.DataFrame({"qid": list(qids)}, schema={"qid": pl.String})
     groups = (qrels_jg.join(wanted, on="qid").select("qid", "jg").unique()
               .sort(["qid", "jg"]))
@@ -101,6 +110,12 @@ def evaluate_avgjg(run, qrels_jg, *, qids=None, relevance_level: float = 1,
               .with_columns((pl.col("_cum") / pl.col("_i")).alias("_prec"))
               .group_by("qid", "jg").agg(pl.col("_prec").cum_sum().last().alias("_ap")))
     table = table.join(ap_sum, on=["qid", "jg"], how="left").sort(["qid", "jg"])
+    return rows, table
+
+
+def _per_group(rows: pl.DataFrame, table: pl.DataFrame, p_cutoffs,
+               rprec_mults) -> dict[str, np.ndarray]:
+    """Each measure's value per (qid, jg) row of ``table``."""
     num_rel = table["num_rel"].to_numpy()
     num_ret = table["num_ret"].to_numpy()
     num_rel_ret = table["num_rel_ret"].to_numpy()
@@ -127,10 +142,15 @@ def evaluate_avgjg(run, qrels_jg, *, qids=None, relevance_level: float = 1,
         with np.errstate(divide="ignore", invalid="ignore"):
             prec = np.where(cut > 0, rel_in_top(cut) / np.maximum(cut, 1), 0.0)
         per_group[f"Rprec_mult_avgjg_{float(m):.2f}"] = prec
-    # mean over each query's groups: summed in group order, divided when more than one
+    return per_group
+
+
+def _query_means(table: pl.DataFrame, qids: list, per_group: dict) -> pl.DataFrame:
+    """The mean over each query's groups: summed in group order, divided when more than
+    one (every measure 0 when no query has a group)."""
     q_of = table["qid"].to_numpy()
     if not len(q_of):
-        return pl.DataFrame({"qid": list(qids), **{n: [0.0] * len(qids) for n in per_group}})
+        return pl.DataFrame({"qid": qids, **{n: [0.0] * len(qids) for n in per_group}})
     starts = np.flatnonzero(np.r_[True, q_of[1:] != q_of[:-1]])
     sizes = np.diff(np.r_[starts, len(q_of)])
     position = {q: i for i, q in enumerate(q_of[starts].tolist())}
@@ -138,6 +158,6 @@ def evaluate_avgjg(run, qrels_jg, *, qids=None, relevance_level: float = 1,
     for name, vals in per_group.items():
         sums = np.add.reduceat(np.asarray(vals, dtype=np.float64), starts)
         means[name] = np.where(sizes > 1, sums / np.maximum(sizes, 1), sums).tolist()
-    return pl.DataFrame({"qid": list(qids),
+    return pl.DataFrame({"qid": qids,
                          **{name: [means[name][position[q]] for q in qids] for name in per_group}},
                         schema={"qid": pl.String, **{name: pl.Float64 for name in per_group}})

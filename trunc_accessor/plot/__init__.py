@@ -1,15 +1,12 @@
 """Figures (matplotlib, loaded on first use): effort-gain and CRP curves of the Twist measure
-(Ferro et al.), precision–recall and cut-off curves, and the experiment's figures
-(per-query differences, intervals, distributions, metric scatter)."""
+(Ferro et al.), precision–recall and cut-off curves (``curves``), and the experiment's figures
+(per-query differences, intervals, distributions, metric scatter: ``experiment``)."""
 from __future__ import annotations
 
-from trunc_accessor.plot.figures import (
-    cutoff_curves,
-    effort_gain,
+from trunc_accessor.plot.curves import cutoff_curves, effort_gain, plot_crp, precision_recall
+from trunc_accessor.plot.experiment import (
     interval_plot,
     metric_scatter,
-    plot_crp,
-    precision_recall,
     query_distributions,
     topic_differences,
 )

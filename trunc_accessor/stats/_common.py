@@ -46,18 +46,27 @@ class _Data:
 def _normalise(per_query, by) -> _Data:
     if by is not None and not isinstance(by, str):
         raise InputError(f"by= must be the name of the system column/level, not {by!r}")
-    if isinstance(per_query, (pl.LazyFrame, pl.DataFrame, pd.DataFrame, Mapping)):
-        index_names = [] if not isinstance(per_query, pd.DataFrame) \
-            else [n for n in per_query.index.names if n is not None]
-        long, polars, mapping = results.long_frame(per_query, "per_query")
-    else:
+    if not isinstance(per_query, (pl.LazyFrame, pl.DataFrame, pd.DataFrame, Mapping)):
         raise InputError("per_query must be a pandas/Polars DataFrame of per-query values or a "
                          f"mapping {{system: frame}}, not {type(per_query).__name__}")
+    index_names = [] if not isinstance(per_query, pd.DataFrame) \
+        else [n for n in per_query.index.names if n is not None]
+    long, polars, mapping = results.long_frame(per_query, "per_query")
+    by = _system_column(long, by, index_names, mapping)
+    _check_keys(long, by)
+    metrics = _metric_columns(long, by)
+    systems, qids, present, values = _matrices(long, by, metrics)
+    return _Data(systems, qids, metrics, values, present, polars)
+
+
+def _system_column(long, by, index_names, mapping):
+    """The column naming the system: the mapping's keys, the first index level of a frame
+    indexed by (system, qid), the one non-numeric column besides qid, or ``by``."""
     if mapping:
-        by = results.MAPPING_SYSTEM
-    elif by is None and len(index_names) > 1:
-        by = index_names[0]  # evaluate's pandas answer: indexed by (system, qid)
-    elif by is None:
+        return results.MAPPING_SYSTEM
+    if by is None and len(index_names) > 1:
+        return index_names[0]  # evaluate's pandas answer: indexed by (system, qid)
+    if by is None:
         keys = [c for c in long.columns if c != "qid"
                 and not pd.api.types.is_numeric_dtype(long[c])]
         if len(keys) != 1:
@@ -66,10 +75,15 @@ def _normalise(per_query, by) -> _Data:
                                  "(system, qid)")
             raise InputError("by= is needed: per_query has system key columns "
                              f"{keys} (expected exactly one non-numeric column besides qid)")
-        by = keys[0]
-    elif index_names and by not in long.columns:
+        return keys[0]
+    if index_names and by not in long.columns:
         raise InputError(f"by={by!r} is not an index level of per_query (levels: "
                          f"{index_names})")
+    return by
+
+
+def _check_keys(long, by):
+    """The system and qid columns exist and hold hashable scalars."""
     for col in (by, "qid"):
         if col not in long.columns:
             raise InputError(f"per_query has no {col!r} column/level (columns: "
@@ -82,6 +96,11 @@ def _normalise(per_query, by) -> _Data:
             raise InputError(f"per_query column {name} holds values that cannot be keys "
                              "(lists, arrays, dicts): systems and qids are strings or "
                              "numbers") from None
+
+
+def _metric_columns(long, by):
+    """The metric columns (every other column, each numeric and not boolean), once each
+    (system, qid) has a single row."""
     metrics = [c for c in long.columns if c not in (by, "qid")]
     bad = [c for c in metrics if not (pd.api.types.is_numeric_dtype(long[c])
                                       and not pd.api.types.is_bool_dtype(long[c]))]
@@ -92,6 +111,12 @@ def _normalise(per_query, by) -> _Data:
     if long.duplicated([by, "qid"]).any():
         dup = long.loc[long.duplicated([by, "qid"]), [by, "qid"]].iloc[0].tolist()
         raise InputError(f"per_query has several rows for (system, qid) = {tuple(dup)}")
+    return metrics
+
+
+def _matrices(long, by, metrics):
+    """Systems in order of appearance, qids sorted, the (queries × systems) presence mask
+    and one (queries × systems) value matrix per metric (NaN where absent)."""
     systems = list(pd.unique(long[by]))
     qids = pd.Index(pd.unique(long["qid"]))
     try:  # a fixed query order (resamples depend on it), whatever the order of the input
@@ -108,7 +133,7 @@ def _normalise(per_query, by) -> _Data:
         v = np.full((len(qids), len(systems)), np.nan)
         v[q_pos, s_pos] = long[m].to_numpy(dtype=float, na_value=np.nan)
         values[m] = v
-    return _Data(systems, qids, metrics, values, present, polars)
+    return systems, qids, present, values
 
 
 def _say_lacking(data: _Data, function: str, rule: str) -> None:

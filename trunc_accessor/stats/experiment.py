@@ -1,12 +1,11 @@
-"""One call from runs to a results table, and the table for the paper.
+"""One call from runs to a results table.
 
 ``experiment`` evaluates several systems (one ``evaluate`` call), compares them with
-``trunc_accessor.stats.compare`` and returns one tidy row per (system, metric);
-``report`` renders it as markdown, LaTeX (booktabs), HTML or a pandas ``Styler``.
+``trunc_accessor.stats.compare`` and returns one tidy row per (system, metric); the columns
+``SETTINGS`` say how it was made (``trunc_accessor.stats.report`` renders it for the paper).
 """
 from __future__ import annotations
 
-import html
 import math
 import warnings
 from collections.abc import Mapping
@@ -21,11 +20,6 @@ from trunc_accessor.errors import InputError
 from trunc_accessor.stats import _common, paired
 from trunc_accessor.stats import significance as stats
 from trunc_accessor.warn import DroppedQueriesWarning, warn
-
-
-def _label(declared: dict, name) -> str:
-    """The caption label of a declared test or correction (its name if unknown)."""
-    return declared[name].label if name in declared else str(name)
 
 
 def _runs_frame(runs, by: str) -> tuple[Any, bool]:
@@ -156,19 +150,10 @@ def experiment(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Metrics
     stats._check_compare(test, correction, alpha, n_resamples, seed, undefined, confidence, ci,
                          family)
     frame, polars_in = _runs_frame(runs, by)
-    if not isinstance(frame, (pl.DataFrame, pd.DataFrame)):
-        raise InputError(f"experiment: runs must be a run frame with a {by!r} column or a "
-                         f"mapping {{system: run}}, not {type(frame).__name__}")
-    if by not in frame.columns:
-        raise InputError(f"experiment: the runs have no {by!r} column (by={by!r}); found "
-                         f"{list(frame.columns)}")
-    nameless = frame[by].is_null() if isinstance(frame, pl.DataFrame) else frame[by].isna()
-    if nameless.any():
-        raise InputError(f"experiment: the system column {by!r} has a missing value (a run "
-                         f"with no system name)")
+    _check_system_column(frame, by)
     # undefined values stay NaN here: ``undefined`` ("skip" or "zero") is applied below, by
     # the means and by compare (evaluate's own default would turn them into 0 first)
-    per = frame.ir.evaluate(qrels, metrics, by=by, undefined="nan",  # type: ignore[union-attr]
+    per = frame.ir.evaluate(qrels, metrics, by=by, undefined="nan",
                             **evaluate_kw)
     per_pd = per.to_pandas().set_index([by, per.columns[1]]) if isinstance(per, pl.DataFrame) \
         else per
@@ -185,32 +170,10 @@ def experiment(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Metrics
         "seed": seed, "undefined": undefined, "confidence": confidence, "ci": ci, "by": by,
         "family": family}
     if baselines:
-        blocks = []
-        for b in baselines:
-            compared = _compare(per_pd, b, compare_kw)
-            cols = ["metric", "system", "delta", "ci_low", "ci_high", "n", "p_value",
-                    "p_adjusted", "significant", "wins", "ties", "losses", "effect_size"]
-            part = compared[cols].rename(columns={"ci_low": "delta_ci_low",
-                                                  "ci_high": "delta_ci_high",
-                                                  "n": "n_paired"})
-            block = table.merge(part, on=["system", "metric"], how="left")
-            block["significant"] = block["significant"].astype("boolean").fillna(False) \
-                .astype(bool)
-            for c in ("n_paired", "wins", "ties", "losses"):
-                block[c] = block[c].astype("Int64")  # integers; none on the baseline's row
-            block.insert(2, "baseline", b)
-            blocks.append(block)
-        table = pd.concat(blocks, ignore_index=True)
+        table = pd.concat([_baseline_block(table, per_pd, b, compare_kw) for b in baselines],
+                          ignore_index=True)
     else:
-        compared = _compare(per_pd, None, compare_kw)
-        better = compared[compared["significant"]]
-        beats: dict = {}
-        for _, row in better.iterrows():
-            winner, loser = ((row["system"], row["other"]) if row["delta"] > 0
-                             else (row["other"], row["system"]))
-            beats.setdefault((winner, row["metric"]), []).append(loser)
-        table["beats"] = [sorted(beats.get((s, m), []), key=str)
-                          for s, m in zip(table["system"], table["metric"])]
+        table["beats"] = _beats(table, _compare(per_pd, None, compare_kw))
     settings = {"test": test, "correction": correction, "alpha": alpha, "ci": ci,
                 "confidence": confidence, "tie_policy": evaluate_kw.get("ties", "average"),
                 "missing": missing, "undefined": undefined}
@@ -218,12 +181,56 @@ def experiment(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Metrics
         table[key] = settings[key]
     table = table.rename(columns={"system": by})
     table.attrs.update({**settings, "baseline": baseline, "by": by})
-    out = table
-    if polars_in:
-        out = pl.from_pandas(table)
+    out = pl.from_pandas(table) if polars_in else table
     if per_query:
         return out, per
     return out
+
+
+def _check_system_column(frame, by: str) -> None:
+    """The runs are one frame whose ``by`` column names a system on every row."""
+    if not isinstance(frame, (pl.DataFrame, pd.DataFrame)):
+        raise InputError(f"experiment: runs must be a run frame with a {by!r} column or a "
+                         f"mapping {{system: run}}, not {type(frame).__name__}")
+    if by not in frame.columns:
+        raise InputError(f"experiment: the runs have no {by!r} column (by={by!r}); found "
+                         f"{list(frame.columns)}")
+    nameless = frame[by].is_null() if isinstance(frame, pl.DataFrame) else frame[by].isna()
+    if nameless.any():
+        raise InputError(f"experiment: the system column {by!r} has a missing value (a run "
+                         f"with no system name)")
+
+
+def _baseline_block(table: pd.DataFrame, per: pd.DataFrame, baseline,
+                    compare_kw: dict) -> pd.DataFrame:
+    """The systems' rows with their comparison to ``baseline`` (delta and its interval,
+    n_paired, p-values, wins/ties/losses, effect size) and a ``baseline`` column."""
+    compared = _compare(per, baseline, compare_kw)
+    cols = ["metric", "system", "delta", "ci_low", "ci_high", "n", "p_value",
+            "p_adjusted", "significant", "wins", "ties", "losses", "effect_size"]
+    part = compared[cols].rename(columns={"ci_low": "delta_ci_low",
+                                          "ci_high": "delta_ci_high",
+                                          "n": "n_paired"})
+    block = table.merge(part, on=["system", "metric"], how="left")
+    block["significant"] = block["significant"].astype("boolean").fillna(False) \
+        .astype(bool)
+    for c in ("n_paired", "wins", "ties", "losses"):
+        block[c] = block[c].astype("Int64")  # integers; none on the baseline's row
+    block.insert(2, "baseline", baseline)
+    return block
+
+
+def _beats(table: pd.DataFrame, compared: pd.DataFrame) -> list[list]:
+    """For each (system, metric) row of ``table``, the systems it is significantly better
+    than among all the pairs ``compared``."""
+    better = compared[compared["significant"]]
+    beats: dict = {}
+    for _, row in better.iterrows():
+        winner, loser = ((row["system"], row["other"]) if row["delta"] > 0
+                         else (row["other"], row["system"]))
+        beats.setdefault((winner, row["metric"]), []).append(loser)
+    return [sorted(beats.get((s, m), []), key=str)
+            for s, m in zip(table["system"], table["metric"])]
 
 
 def _compare(per: pd.DataFrame, baseline, compare_kw: dict) -> pd.DataFrame:
@@ -280,233 +287,3 @@ def _baselines(baseline, systems: list) -> list:
     if len(set(map(str, chosen))) != len(chosen):
         raise InputError(f"experiment: baseline= names a system twice ({chosen})")
     return chosen
-
-
-TIES_TEXT = {"average": "ties in score averaged exactly over their orders (McSherry and "
-                        "Najork 2008)",
-             "first": "tied documents kept in the input order",
-             "trec_eval": "ties in score broken as trec_eval 10 does (docid descending)",
-             "trec_eval9": "ties broken as trec_eval 9.0.8 and pytrec_eval do (float32 scores)"}
-MISSING_TEXT = {"empty": "a judged query a system returned nothing for scores as an empty "
-                         "ranking (trec_eval -c)",
-                "skip": "a judged query a system returned nothing for is left out of its "
-                        "mean and of its comparisons"}
-
-
-def _cells(table: pd.DataFrame, by: str, decimals: int, interval: str | None, marks: str,
-           bold, baseline, letters) -> pd.DataFrame:
-    systems = list(dict.fromkeys(table[by]))
-    metrics = list(dict.fromkeys(table["metric"]))
-    best = table.groupby("metric")["mean"].transform("max")
-    cells = pd.DataFrame(index=pd.Index(systems, name=by), columns=metrics, dtype=object)
-    low, high = ("delta_ci_low", "delta_ci_high") if interval == "delta" else ("ci_low",
-                                                                                "ci_high")
-    for (_, row), is_best in zip(table.iterrows(), table["mean"] >= best - 1e-12):
-        text = f"{row['mean']:.{decimals}f}"
-        if interval and high in row and not pd.isna(row[high]):
-            text += f" ± {(row[high] - row[low]) / 2:.{decimals}f}"
-        if is_best:
-            text = bold(text)
-        mark = ""
-        if baseline is not None and row[by] != baseline and row.get("significant", False):
-            mark = "†" if row["delta"] > 0 else "‡"
-        elif baseline is None and marks == "letters":
-            named = {str(k): v for k, v in letters.items()}
-            mark = "".join(named[s] for s in _beaten(row["beats"]) if s in named)
-        cells.loc[row[by], row["metric"]] = text + (f"^{mark}" if mark else "")
-    return cells
-
-
-def _beaten(value) -> list:
-    """The systems a row beats: a list (or array), or its text after a CSV round trip."""
-    if isinstance(value, str):
-        import ast
-
-        try:
-            value = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            raise InputError(f"report: cannot read the beats column's {value!r}") from None
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return []
-    return [str(v) for v in value]
-
-
-def _setting(table: pd.DataFrame, attrs: dict, key: str):
-    """A setting of the experiment: its column (one value), else the frame's attrs."""
-    if key in table.columns:
-        values = table[key].dropna().unique()
-        if len(values) == 1:
-            value = values[0]
-            return value.item() if hasattr(value, "item") else value
-    return attrs.get(key)
-
-
-def _n_text(table: pd.DataFrame) -> str:
-    """How many queries the means are over: one number, or per metric (a range when the
-    systems differ)."""
-    if "n" not in table.columns:
-        return "Means"
-    ns = table.groupby("metric", sort=False)["n"].agg(["min", "max"])
-    if ns["min"].nunique() == 1 and ns["max"].nunique() == 1 and (ns["min"] == ns["max"]).all():
-        return f"Means over {int(ns['max'].iloc[0])} queries"
-    parts = [f"{m}: {int(lo)}" if lo == hi else f"{m}: {int(lo)}–{int(hi)}"
-             for m, (lo, hi) in ns.iterrows()]
-    return "Means over the queries with a value (" + "; ".join(parts) + ")"
-
-
-def report(result: Frame, format: str = "markdown", *, decimals: int = 4,
-           interval: bool | str = False, caption: str | None = None,
-           baseline: Any = None) -> Any:
-    """The table for the paper: systems × metrics, rounded means, the best per metric in
-    bold, and significance marks: with a baseline † (significantly better) and ‡ (worse),
-    the baseline's row labelled "(baseline)"; without one, ranx-style letters (each system
-    gets a letter; a cell carries the letters of the systems it beats significantly).
-
-    ``interval``: False; True or ``"mean"`` adds ± half the interval of each system's mean;
-    ``"delta"`` ± half the interval of its difference to the baseline. The caption says what
-    was run, read from the table's own columns (test, correction, alpha, ci, confidence,
-    tie_policy, missing: they survive Polars and CSV): the number of queries (per metric when it
-    differs), the test, correction and α, the tie policy, the rule for queries a system
-    returned nothing for, and which interval the ± is. A table that does not say how it was
-    made gets no invented caption: pass ``caption=``. ``baseline``: which baseline to show
-    when the experiment compared against several. ``format``: "markdown", "latex"
-    (booktabs), "html" or "styler" (a pandas ``Styler``: bold maxima and the same marks).
-    """
-    table = result.to_pandas() if isinstance(result, pl.DataFrame) else result
-    if not isinstance(table, pd.DataFrame) or "metric" not in table.columns \
-            or "mean" not in table.columns:
-        raise InputError("report: expects the table ta.experiment returns")
-    if table.empty:
-        raise InputError("report: the experiment table is empty (no system, no metric)")
-    if interval not in (False, True, "mean", "delta"):
-        raise InputError(f"report: interval= must be False, True, 'mean' or 'delta', not "
-                         f"{interval!r}")
-    mode = None if interval is False else ("delta" if interval == "delta" else "mean")
-    attrs = dict(getattr(result, "attrs", {}) or {})
-    by = attrs.get("by") or ("system" if "system" in table.columns else table.columns[0])
-    if "baseline" in table.columns:
-        present = list(dict.fromkeys(table["baseline"].dropna()))
-        if baseline is None and len(present) > 1:
-            raise InputError(f"report: the table compares against several baselines "
-                             f"{present}: pass baseline= to report one")
-        if baseline is not None and baseline not in present:
-            raise InputError(f"report: baseline={baseline!r} is not one of the table's "
-                             f"baselines {present}")
-        baseline = baseline if baseline is not None else (present[0] if present else None)
-        table = table[table["baseline"] == baseline]
-    elif baseline is not None:
-        raise InputError("report: baseline= given, but the table compares no baseline")
-    if mode == "delta" and baseline is None:
-        raise InputError("report: interval='delta' needs an experiment with a baseline")
-    systems = list(dict.fromkeys(table[by]))
-    letters = {s: chr(ord("a") + i) for i, s in enumerate(systems)}
-    if caption is None:
-        test, correction, alpha = (_setting(table, attrs, k)
-                                   for k in ("test", "correction", "alpha"))
-        if test is None or correction is None or alpha is None:
-            raise InputError("report: the table does not say which test, correction and α "
-                             "made it (columns test, correction, alpha, as ta.experiment "
-                             "writes them): pass caption=")
-        caption = (f"{_n_text(table)} (best in bold). "
-                   f"{_label(paired.TESTS, test).capitalize()} test, "
-                   f"{_label(paired.CORRECTIONS, correction)} correction, α = {alpha}")
-        caption += (f": † significantly better, ‡ significantly worse than {baseline}."
-                    if baseline is not None else
-                    ": a letter marks each system the row is significantly better than ("
-                    + ", ".join(f"{v} = {k}" for k, v in letters.items()) + ").")
-        if mode is not None:
-            confidence = _setting(table, attrs, "confidence") or 0.95
-            ci = paired.CIS.get(_setting(table, attrs, "ci") or "t")
-            label = ci.label if ci is not None else "t"
-            what = (f"its difference to {baseline}" if mode == "delta"
-                    else "each system's mean")
-            caption += (f" ± is half the {confidence * 100:g}% {label} interval of {what}.")
-        ties = _setting(table, attrs, "tie_policy")
-        missing = _setting(table, attrs, "missing")
-        if ties in TIES_TEXT:
-            caption += f" Metrics computed with {TIES_TEXT[ties]}"
-            caption += f"; {MISSING_TEXT[missing]}." if missing in MISSING_TEXT else "."
-    bolds = {"markdown": lambda s: f"**{s}**", "latex": lambda s: f"\\textbf{{{s}}}",
-             "html": lambda s: f"<b>{s}</b>", "styler": lambda s: s}
-    if format not in bolds:
-        raise InputError(f"report: format must be 'markdown', 'latex', 'html' or 'styler', "
-                         f"not {format!r}")
-    cells = _cells(table, by, decimals, mode, "letters", bolds[format], baseline, letters)
-    names = [str(s) + (f" ({letters[s]})" if baseline is None
-                       else " (baseline)" if s == baseline else "") for s in cells.index]
-    if format == "styler":
-        return _styler(table, cells, names, by, caption)
-    if format in ("markdown", "html"):  # names are the user's text, never markup
-        esc = _md_escape if format == "markdown" else html.escape
-        names = [esc(n) for n in names]
-        cells.columns = [esc(str(m)) for m in cells.columns]
-        caption = esc(caption)
-        by_text = esc(str(by))
-    else:
-        by_text = str(by)
-    if format == "markdown":
-        lines = ["| " + " | ".join([by_text, *cells.columns]) + " |",
-                 "|" + "|".join(["---"] + ["---:"] * len(cells.columns)) + "|"]
-        def md(c):
-            return c.replace("^", "<sup>") + "</sup>" if "^" in c else c
-        lines += ["| " + " | ".join([name, *(md(c) for c in row)]) + " |"
-                  for name, row in zip(names, cells.itertuples(index=False))]
-        return "\n".join(lines) + f"\n\n{caption}\n"
-    if format == "latex":
-        def tex(c):
-            c = c.replace("±", "$\\pm$")
-            if "^" in c:
-                value, mark = c.split("^")
-                mark = mark.replace("†", "\\dagger").replace("‡", "\\ddagger")
-                c = f"{value}$^{{{mark}}}$"
-            return c
-        lines = ["\\begin{table}", "\\centering", f"\\caption{{{_tex_escape(caption)}}}",
-                 "\\begin{tabular}{l" + "r" * len(cells.columns) + "}", "\\toprule",
-                 " & ".join([_tex_escape(str(by)), *map(_tex_escape, cells.columns)]) + " \\\\",
-                 "\\midrule"]
-        lines += [" & ".join([_tex_escape(name), *(tex(c) for c in row)]) + " \\\\"
-                  for name, row in zip(names, cells.itertuples(index=False))]
-        lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
-        return "\n".join(lines) + "\n"
-    rows = "".join("<tr><th>" + name + "</th>" + "".join(
-        "<td>" + (c.replace("^", "<sup>") + "</sup>" if "^" in c else c) + "</td>" for c in row)
-        + "</tr>" for name, row in zip(names, cells.itertuples(index=False)))
-    head = ("<tr><th>" + by_text + "</th>" + "".join(f"<th>{m}</th>" for m in cells.columns)
-            + "</tr>")
-    return f"<table><caption>{caption}</caption><thead>{head}</thead><tbody>{rows}</tbody></table>"
-
-
-def _styler(table: pd.DataFrame, cells: pd.DataFrame, names: list, by: str, caption: str):
-    """A pandas Styler of the cells (marks as superscripts), the best mean per metric bold."""
-    try:
-        import jinja2  # noqa: F401  (pandas' Styler renders with it)
-    except ImportError:
-        raise ImportError('report(format="styler") needs jinja2: pip install '
-                          '"trunc_accessor[stats]"') from None
-    shown = cells.map(lambda c: html.escape(c.split("^")[0]) + (
-        f"<sup>{c.split('^')[1]}</sup>" if "^" in c else ""))
-    shown.index = pd.Index([html.escape(n) for n in names], name=html.escape(str(by)))
-    shown.columns = [html.escape(str(m)) for m in cells.columns]
-    means = table.pivot(index=by, columns="metric", values="mean").loc[cells.index,
-                                                                       cells.columns]
-    best = (means >= means.max() - 1e-12).to_numpy()
-    props = np.where(best, "font-weight: bold", "")
-    return shown.style.apply(lambda _: props, axis=None).set_caption(html.escape(caption))
-
-
-def _md_escape(s: str) -> str:
-    """Text for a markdown table cell: HTML special characters escaped (markdown renders
-    inline HTML), and the characters that end a cell, start emphasis, code or a link
-    backslashed (an underscore inside a word is not emphasis in CommonMark: kept)."""
-    s = html.escape(s, quote=False)
-    for ch in ("\\", "|", "*", "`", "[", "]"):
-        s = s.replace(ch, "\\" + ch)
-    return s
-
-
-def _tex_escape(s: str) -> str:
-    for a, b in (("\\", "\\textbackslash{}"), ("&", "\\&"), ("%", "\\%"), ("_", "\\_"),
-                 ("#", "\\#"), ("@", "@"), ("α", "$\\alpha$"), ("†", "$\\dagger$"),
-                 ("‡", "$\\ddagger$"), ("–", "--"), ("±", "$\\pm$")):
-        s = s.replace(a, b)
-    return s

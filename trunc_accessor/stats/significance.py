@@ -167,15 +167,7 @@ def compare(per_query: Frame | Mapping[Any, Frame], baseline: Any = None, test: 
     _say_lacking(data, "compare", "each comparison pairs only the queries both systems "
                  "have, so those queries are left out of it (as experiment(missing='skip'))")
     systems = data.systems
-    if baseline is not None:
-        if baseline not in systems:
-            raise InputError(f"baseline={baseline!r} is not one of the systems {systems}")
-        b = systems.index(baseline)
-        pairs = [(i, b) for i in range(len(systems)) if i != b]
-        other_col = "baseline"
-    else:
-        pairs = list(itertools.combinations(range(len(systems)), 2))
-        other_col = "other"
+    pairs, other_col = _pairs(systems, baseline)
     ci_method = CIS[ci].scipy_method or "t"
     paired = TESTS[test]
 
@@ -185,68 +177,102 @@ def compare(per_query: Frame | Mapping[Any, Frame], baseline: Any = None, test: 
                                              "ties", "losses", "effect_size")}
     for metric in data.metrics:
         v = data.matrix(metric, undefined)
-        diffs, masks = [], []
-        for i, j in pairs:
-            mask = ~np.isnan(v[:, i]) & ~np.isnan(v[:, j])
-            masks.append(mask)
-            diffs.append(v[mask, i] - v[mask, j])
-        p_values = np.full(len(pairs), np.nan)
-        lows = np.full(len(pairs), np.nan)
-        highs = np.full(len(pairs), np.nan)
-        # pairs with the same paired queries are tested together (one array operation)
-        groups: dict[bytes, list[int]] = {}
-        for k, mask in enumerate(masks):
-            groups.setdefault(np.packbits(mask).tobytes() + bytes([mask.size % 8]), []).append(k)
-        for members in groups.values():
-            d = np.array([diffs[k] for k in members]).reshape(len(members), -1)
-            if paired.batched is not None:
-                p_values[members] = paired.batched(d, n_resamples, seed)
-            if ci_method != "t" and d.shape[1] >= 2:
-                # one scipy call per pair: batching rows changes float rounding of the
-                # resampled means, and so (with tied values) BCa's bias correction
-                for row, k in zip(d, members):
-                    lows[k], highs[k] = _bootstrap_mean_interval(
-                        row, confidence, ci_method, n_resamples, seed, stats)
+        masks = [~np.isnan(v[:, i]) & ~np.isnan(v[:, j]) for i, j in pairs]
+        diffs = [v[mask, i] - v[mask, j] for mask, (i, j) in zip(masks, pairs)]
+        p_values, lows, highs = _grouped_tests(diffs, masks, paired, ci_method, confidence,
+                                               n_resamples, seed, stats)
         for k, (i, j) in enumerate(pairs):
-            d = diffs[k]
-            n = d.size
             x, y = v[masks[k], i], v[masks[k], j]
-            wins, ties = int(np.sum(d > 0)), int(np.sum(d == 0))
-            losses = n - wins - ties
-            constant = _near_constant(d)
-            with warnings.catch_warnings(), np.errstate(all="ignore"):
-                warnings.simplefilter("ignore")
-                if ci_method == "t" or test == "t":
-                    tres = stats.ttest_rel(x, y) if n >= 2 and not constant else None
-                if ci_method == "t" and tres is not None:
-                    interval = tres.confidence_interval(confidence)
-                    lows[k], highs[k] = interval.low, interval.high
-                if paired.per_pair is not None:
-                    p_values[k] = paired.per_pair(x, y, d, stats)
-            sd = np.std(d, ddof=1) if n >= 2 and not constant else np.nan
+            row = _pair_row(x, y, diffs[k], paired, test, ci_method, confidence, stats)
+            if row["p_value"] is not None:
+                p_values[k] = row["p_value"]
+            if row["ci"] is not None:
+                lows[k], highs[k] = row["ci"]
             cols["metric"].append(metric)
             cols["system"].append(systems[i])
             cols[other_col].append(systems[j])
-            cols["n"].append(n)
-            cols["mean_system"].append(float(x.mean()) if n else np.nan)
-            cols["mean_other"].append(float(y.mean()) if n else np.nan)
-            cols["delta"].append(float(d.mean()) if n else np.nan)
-            cols["wins"].append(wins)
-            cols["ties"].append(ties)
-            cols["losses"].append(losses)
-            cols["effect_size"].append(float(d.mean() / sd) if n >= 2 and sd > 0 else np.nan)
+            for name in ("n", "mean_system", "mean_other", "delta", "wins", "ties", "losses",
+                         "effect_size"):
+                cols[name].append(row[name])
         cols["ci_low"].extend(lows.tolist())
         cols["ci_high"].extend(highs.tolist())
         cols["p_value"].extend(p_values.tolist())
-    p = np.array(cols["p_value"], dtype=float)
-    if family == "all":
-        adjusted = multipletests(p, correction)
-    else:
-        adjusted = np.full(p.size, np.nan)
-        metric_col = np.array(cols["metric"], dtype=object)
-        for metric in data.metrics:
-            sel = metric_col == metric
-            adjusted[sel] = multipletests(p[sel], correction)
+    adjusted = _adjusted(np.array(cols["p_value"], dtype=float), cols["metric"], data.metrics,
+                         correction, family)
     cols["p_adjusted"] = adjusted.tolist()
     cols["significant"] = [bool(a <= alpha) for a in adjusted]  # NaN -> False
     return _output(cols, data.polars)
+
+
+def _pairs(systems: list, baseline: Any) -> tuple[list[tuple[int, int]], str]:
+    """The (system, other) index pairs compared and the name of the other's column: every
+    system against ``baseline`` ("baseline"), or all pairs in input order ("other")."""
+    if baseline is not None:
+        if baseline not in systems:
+            raise InputError(f"baseline={baseline!r} is not one of the systems {systems}")
+        b = systems.index(baseline)
+        return [(i, b) for i in range(len(systems)) if i != b], "baseline"
+    return list(itertools.combinations(range(len(systems)), 2)), "other"
+
+
+def _grouped_tests(diffs: list[np.ndarray], masks: list[np.ndarray], paired: PairedTest,
+                   ci_method: str, confidence: float, n_resamples: int, seed: int | None,
+                   stats) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The p-values of the batched tests and the bootstrap intervals of each pair (NaN
+    where not made here): pairs with the same paired queries are tested together (one
+    array operation)."""
+    p_values = np.full(len(diffs), np.nan)
+    lows = np.full(len(diffs), np.nan)
+    highs = np.full(len(diffs), np.nan)
+    groups: dict[bytes, list[int]] = {}
+    for k, mask in enumerate(masks):
+        groups.setdefault(np.packbits(mask).tobytes() + bytes([mask.size % 8]), []).append(k)
+    for members in groups.values():
+        d = np.array([diffs[k] for k in members]).reshape(len(members), -1)
+        if paired.batched is not None:
+            p_values[members] = paired.batched(d, n_resamples, seed)
+        if ci_method != "t" and d.shape[1] >= 2:
+            # one scipy call per pair: batching rows changes float rounding of the
+            # resampled means, and so (with tied values) BCa's bias correction
+            for row, k in zip(d, members):
+                lows[k], highs[k] = _bootstrap_mean_interval(
+                    row, confidence, ci_method, n_resamples, seed, stats)
+    return p_values, lows, highs
+
+
+def _pair_row(x, y, d, paired, test, ci_method, confidence, stats) -> dict[str, Any]:
+    """One pair's counts, means and effect size, with its per-pair p-value and Student t
+    interval (None where the test is batched or the interval is a bootstrap one)."""
+    n = d.size
+    wins, ties = int(np.sum(d > 0)), int(np.sum(d == 0))
+    constant = _near_constant(d)
+    p_value = interval = None
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        if ci_method == "t" or test == "t":
+            tres = stats.ttest_rel(x, y) if n >= 2 and not constant else None
+        if ci_method == "t" and tres is not None:
+            ci = tres.confidence_interval(confidence)
+            interval = (ci.low, ci.high)
+        if paired.per_pair is not None:
+            p_value = paired.per_pair(x, y, d, stats)
+    sd = np.std(d, ddof=1) if n >= 2 and not constant else np.nan
+    return {"n": n, "mean_system": float(x.mean()) if n else np.nan,
+            "mean_other": float(y.mean()) if n else np.nan,
+            "delta": float(d.mean()) if n else np.nan,
+            "wins": wins, "ties": ties, "losses": n - wins - ties,
+            "effect_size": float(d.mean() / sd) if n >= 2 and sd > 0 else np.nan,
+            "p_value": p_value, "ci": interval}
+
+
+def _adjusted(p: np.ndarray, metric_of_row: list, metrics: list, correction: str,
+              family: str) -> np.ndarray:
+    """The p-values corrected over the family: every row ("all") or each metric's rows."""
+    if family == "all":
+        return multipletests(p, correction)
+    adjusted = np.full(p.size, np.nan)
+    metric_col = np.array(metric_of_row, dtype=object)
+    for metric in metrics:
+        sel = metric_col == metric
+        adjusted[sel] = multipletests(p[sel], correction)
+    return adjusted
