@@ -1,7 +1,8 @@
 """Comparing systems over per-query results: paired significance tests with multiple-testing
 corrections and confidence intervals (``significance``, ``paired``, ``tukey``), the
 experiment table (``experiment``) and its report (``report``), and rank correlations
-between metrics and rankings (``agreement``, with ``rbo`` for document rankings). SciPy loads on first use."""
+between metrics and rankings (``agreement``, with ``rbo`` for document rankings). SciPy
+loads on first use."""
 from __future__ import annotations
 
 from trunc_accessor.stats.paired import (
