@@ -313,26 +313,29 @@ import importlib, json, sys, types
 root = types.ModuleType({name!r})
 root.__path__ = [{path!r}]  # the package without its __init__: nothing from the top floor
 sys.modules[{name!r}] = root
-importlib.import_module({module!r})
+for module in {modules!r}:
+    importlib.import_module(module)
 print(json.dumps(sorted(m for m in sys.modules if m.startswith({name!r} + "."))))
 """
 
 
 @pytest.mark.parametrize("sub", [*SUBPACKAGES, "frontends.cli"])
 def test_each_subpackage_imports_alone(sub):
-    """Imported in a fresh interpreter, first as users do (the package's ``__init__`` first),
-    then with the package's ``__init__`` left out: it loads only its own floor and those
-    below, which also catches imports the source does not spell out (``importlib``)."""
+    """Imported in a fresh interpreter, first as users do (the package's ``__init__`` first);
+    then, with the package's ``__init__`` left out, every module of the subpackage loads
+    only its own floor and those below (which also catches what the source does not spell
+    out as an import)."""
     module = f"{NAME}.{sub}"
     done = subprocess.run([sys.executable, "-c", f"import {module}"],
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
-    code = _ALONE.format(name=NAME, path=str(PACKAGE), module=module)
+    modules = sorted(_module_name(p) for p in (PACKAGE / sub.replace(".", "/")).rglob("*.py"))
+    code = _ALONE.format(name=NAME, path=str(PACKAGE), modules=modules)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     above = [m for m in json.loads(done.stdout) if goes_up(module, m)]
-    assert not above, f"importing {module} loads {above}"
+    assert not above, f"the modules of {module} load {above}"
 
 
 def test_every_module_lives_in_a_subpackage():
