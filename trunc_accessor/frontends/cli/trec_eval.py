@@ -12,7 +12,8 @@ dialects (ir_measures', ranx', the library's own) follow trec_eval's. Beyond tre
 terminal-document metrics' maximum length), ``--format tsv|json|markdown``, ``--list``,
 ``--import MODULE`` (metrics of your own) and compressed files or ``-`` for standard input.
 ``-Z FILE`` (z-scores) and ``-R prefs|qrels_prefs|qrels_jg`` (preference and judgment-group
-measures) print trec_eval 10.0's lines too (``io/zscores.py``, ``io/rel_formats.py``).
+measures) print trec_eval 10.0's lines too (``trunc_accessor.io.zscores``,
+``trunc_accessor.frontends.cli.rel_formats``).
 """
 from __future__ import annotations
 
