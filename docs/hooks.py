@@ -222,10 +222,11 @@ def _cell(text: str) -> str:
 def cli_page() -> str:
     """The command line: its usage, one table row per option (from the parsers themselves, so
     the page cannot drift from ``--help``), and the epilog; then ndeval's mode likewise."""
+    from trunc_accessor import __version__
     from trunc_accessor.frontends.cli import ndeval as ndeval_cli
     from trunc_accessor.frontends.cli import trec_eval as cli
 
-    parser = cli.build_parser()
+    parser = cli.build_parser(__version__)
     lines = ["# Command line", "",
              ("`trunc-accessor` (also `python -m trunc_accessor`) has trec_eval's interface: "
               "change the program's name and the output stays the same, line for line (see "
@@ -243,7 +244,7 @@ def cli_page() -> str:
               'trunc-accessor -m "ndcg@10,INST(T=1.0,max_rel=3)" --format markdown "$QRELS" "$RUN"',
               "trunc-accessor --list        # every metric and its names in every dialect",
               "```", "", "## ndeval's mode", ""]
-    lines += _options_table(ndeval_cli.build_parser())
+    lines += _options_table(ndeval_cli.build_parser(__version__))
     return "\n".join(lines) + "\n"
 
 

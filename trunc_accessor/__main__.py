@@ -1,5 +1,25 @@
+"""The commands: ``trunc-accessor`` (also ``python -m trunc_accessor``), trec_eval's
+interface, and ``trunc-accessor-ndeval``, ndeval's; both print the package's version with
+``--version``."""
+from __future__ import annotations
+
 import sys
 
-from trunc_accessor.frontends.cli.trec_eval import main
+from trunc_accessor import __version__
+from trunc_accessor.frontends.cli import trec_eval as _cli
 
-sys.exit(main())
+
+def main(argv: list[str] | None = None) -> int:
+    """``trunc-accessor [options] QRELS RUN [RUN ...]``: trec_eval's command line; the exit
+    status (0, or 2 on bad input)."""
+    return _cli.main(argv, version=__version__)
+
+
+def main_ndeval(argv: list[str] | None = None) -> int:
+    """``trunc-accessor-ndeval [options] QRELS RUN``: ndeval's command line; the exit status
+    (0, or 2 on bad input)."""
+    return _cli.main_ndeval(argv, version=__version__)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

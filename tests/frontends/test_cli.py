@@ -223,9 +223,10 @@ def test_list_names_ranx_and_survives_a_closed_pipe():
 
 def test_version_and_import_of_user_metrics(tmp_path, capsys):
     import trunc_accessor as ta
+    from trunc_accessor.__main__ import main
 
     with pytest.raises(SystemExit) as stop:
-        cli.main(["--version"])
+        main(["--version"])
     assert stop.value.code == 0 and ta.__version__ in capsys.readouterr().out
     module = tmp_path / "my_cli_metrics.py"
     module.write_text(

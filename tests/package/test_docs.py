@@ -155,7 +155,7 @@ def test_cli_page_is_a_table_of_every_option():
 
     page = _hooks().cli_page()
     rows = [line for line in page.splitlines() if line.startswith("| `")]
-    for action in cli.build_parser()._actions:
+    for action in cli.build_parser(ta.__version__)._actions:  # --version included
         spellings = action.option_strings or [action.metavar]
         assert any(all(f"`{s}" in row for s in spellings) for row in rows), spellings
     prose = re.sub(r"```.*?```", "", page, flags=re.DOTALL)  # fenced blocks aside

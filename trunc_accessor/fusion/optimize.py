@@ -21,7 +21,6 @@ import polars as pl
 
 from trunc_accessor.core import frames
 from trunc_accessor.errors import InputError, ParameterError
-from trunc_accessor.fusion import FusionModel, _setup, _table, check_params, complete, learn_params
 from trunc_accessor.fusion._stack import check_runs_type, fused_frame, source
 from trunc_accessor.fusion.learn import Judged, hits, mean_metric, qrels_frame
 from trunc_accessor.fusion.methods import (
@@ -31,6 +30,14 @@ from trunc_accessor.fusion.methods import (
     check_per_run_forms,
     fused_scores,
     weights_array,
+)
+from trunc_accessor.fusion.model import (
+    FusionModel,
+    _setup,
+    _table,
+    check_params,
+    complete,
+    learn_params,
 )
 from trunc_accessor.metrics.registry import check_level
 

@@ -71,8 +71,7 @@ def qrels_table(ds, label: str, subtopics: bool | None = None) -> pa.Table:
     track's ``TrecSubQrel``), or its ``iteration`` field where a document comes with several
     values of it, as ``trunc_accessor.read_qrels`` reads a file's second field
     (``subtopics=True``/``False`` forces either way)."""
-    from trunc_accessor.io.parse import _whole_or_float
-    from trunc_accessor.io.read import _several, _whole_or_string
+    from trunc_accessor.io.parse import _several, _whole_or_float, _whole_or_string
 
     has = getattr(ds, "has_qrels", None)
     try:

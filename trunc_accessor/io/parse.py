@@ -339,3 +339,19 @@ def _whole_or_float(col: pa.ChunkedArray) -> pa.ChunkedArray:
     if len(col) == 0 or ((values == values.round()) & (values.abs() < 9.2e18)).all():
         return pa.chunked_array([values.cast(pl.Int64).to_arrow()], pa.int64())
     return col
+
+
+def _several(raw: pa.Table) -> bool:
+    """Does some (qid, docid) of a 4-field qrels file come with two or more second fields?"""
+    frame = cast(pl.DataFrame, pl.from_arrow(raw.select(["qid", "iter", "docid"])))
+    return bool(frame.n_unique(["qid", "docid", "iter"]) > frame.n_unique(["qid", "docid"]))
+
+
+def _whole_or_string(col: pa.ChunkedArray) -> pa.ChunkedArray:
+    """int64 when every value is a whole number (subtopics then sort as numbers), else the
+    strings."""
+    values = cast(pl.DataFrame, pl.from_arrow(pa.table({"v": col})))["v"]
+    as_int = values.cast(pl.Int64, strict=False)
+    if len(values) and as_int.null_count() == 0:
+        return pa.chunked_array([as_int.to_arrow()], pa.int64())
+    return col

@@ -12,7 +12,15 @@ import pyarrow as pa
 
 from trunc_accessor._typing import Result, Source
 from trunc_accessor.errors import InputError
-from trunc_accessor.io.parse import _QRELS3, _QRELS4, _RUN, _parse, _whole_or_float
+from trunc_accessor.io.parse import (
+    _QRELS3,
+    _QRELS4,
+    _RUN,
+    _parse,
+    _several,
+    _whole_or_float,
+    _whole_or_string,
+)
 
 
 def _check_library(library) -> str:
@@ -150,19 +158,3 @@ def read_qrels(path: Source, library: str = "pandas", subtopics: bool | None = N
         columns.insert(1, _whole_or_string(raw["iter"]))
         names.insert(1, "subtopic")
     return _as(library, pa.table(columns, names=names))
-
-
-def _several(raw: pa.Table) -> bool:
-    """Does some (qid, docid) of a 4-field qrels file come with two or more second fields?"""
-    frame = cast(pl.DataFrame, pl.from_arrow(raw.select(["qid", "iter", "docid"])))
-    return bool(frame.n_unique(["qid", "docid", "iter"]) > frame.n_unique(["qid", "docid"]))
-
-
-def _whole_or_string(col: pa.ChunkedArray) -> pa.ChunkedArray:
-    """int64 when every value is a whole number (subtopics then sort as numbers), else the
-    strings."""
-    values = cast(pl.DataFrame, pl.from_arrow(pa.table({"v": col})))["v"]
-    as_int = values.cast(pl.Int64, strict=False)
-    if len(values) and as_int.null_count() == 0:
-        return pa.chunked_array([as_int.to_arrow()], pa.int64())
-    return col

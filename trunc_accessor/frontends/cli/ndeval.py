@@ -44,13 +44,13 @@ def _topics(frame, run: bool):
     return frame.with_columns(pl.coalesce(number, q).alias("qid"))
 
 
-def build_parser():
+def build_parser(version: str | None = None):
     """``trunc-accessor-ndeval``'s options: ndeval's (``-c``, ``-M``, ``-alpha``, ``-beta``,
-    ``-traditional``, ``-help``, ``-version``) and the library's ``--ties`` and ``-l``."""
-    from trunc_accessor import __version__
-    from trunc_accessor.frontends.cli.trec_eval import _Parser
+    ``-traditional``, ``-help``, ``-version`` when a ``version`` is given) and the library's
+    ``--ties`` and ``-l``."""
+    from trunc_accessor.frontends.cli.common import Parser
 
-    ap = _Parser(
+    ap = Parser(
         prog="trunc-accessor-ndeval", add_help=False,
         description="The TREC Web track's ndeval (version 4.5) for novelty and diversity: "
                     "a CSV of ERR-IA, nERR-IA, alpha-DCG, alpha-nDCG at 5, 10 and 20, NRBP, "
@@ -85,9 +85,10 @@ def build_parser():
     ap.add_argument("-l", type=float, default=1, metavar="N",
                     help="relevance level: grades >= N are relevant (default 1, ndeval's)")
     ap.add_argument("-h", "-help", "--help", action="help", help="show this help and exit")
-    ap.add_argument("-version", "--version", action="version",
-                    version=f"trunc-accessor-ndeval {__version__} (ndeval version 4.5's "
-                            "output)")
+    if version is not None:
+        ap.add_argument("-version", "--version", action="version",
+                        version=f"trunc-accessor-ndeval {version} (ndeval version 4.5's "
+                                "output)")
     ap.set_defaults(format="ndeval", measure=None, imports=[], list=False)
     return ap
 

@@ -12,12 +12,12 @@ dialects (ir_measures', ranx', the library's own) follow trec_eval's. Beyond tre
 terminal-document metrics' maximum length), ``--format tsv|json|markdown``, ``--list``,
 ``--import MODULE`` (metrics of your own) and compressed files or ``-`` for standard input.
 ``-Z FILE`` (z-scores) and ``-R prefs|qrels_prefs|qrels_jg`` (preference and judgment-group
-measures) print trec_eval 10.0's lines too (``io/zscores.py``, ``io/rel_formats.py``).
+measures) print trec_eval 10.0's lines too (``trunc_accessor.io.zscores``,
+``trunc_accessor.frontends.cli.rel_formats``).
 """
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import math
 import os
@@ -26,6 +26,7 @@ import sys
 import warnings
 from dataclasses import replace
 
+from trunc_accessor.frontends.cli.common import Block, CommandLineError, Parser
 from trunc_accessor.metrics import trec_dialect
 from trunc_accessor.metrics.registry import Named
 from trunc_accessor.warn import EmptyRunWarning
@@ -37,42 +38,12 @@ ZEROED_WHEN_MISSING = ("num_ret", "utility", "rbp_resid")
 BOGUS_DOCNO = "ceci_nest_pas_un_docno"
 
 
-class CommandLineError(Exception):
-    """A bad option or file: printed as one line, exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors that suggest the closest option or choice."""
-
-    def error(self, message):  # one line, not argparse's usage block
-        found = re.fullmatch(r"unrecognized arguments: (.*)", message)
-        if found:
-            options = [o for a in self._actions for o in a.option_strings]
-            hints = []
-            for arg in found.group(1).split():
-                close = difflib.get_close_matches(arg.split("=", 1)[0], options, n=1,
-                                                  cutoff=0.6) if arg.startswith("-") else []
-                if close:
-                    hints.append(f"{arg}: did you mean {close[0]}?")
-            if hints:
-                message += " (" + "; ".join(hints) + ")"
-        raise CommandLineError(message)
-
-    def _check_value(self, action, value):  # an invalid choice names the closest one
-        if action.choices is not None and value not in action.choices:
-            choices = [str(c) for c in action.choices]
-            close = difflib.get_close_matches(str(value), choices, n=1, cutoff=0.5)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise argparse.ArgumentError(action, f"invalid choice: {value!r} (choose from "
-                                                 f"{', '.join(choices)}){hint}")
-        super()._check_value(action, value)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    from trunc_accessor import __version__
+def build_parser(version: str | None = None) -> argparse.ArgumentParser:
+    """``trunc-accessor``'s options; ``--version`` prints ``version``, which the commands'
+    entry points (``trunc_accessor.__main__``) give: the package's."""
     from trunc_accessor.core.prepared import TIES
 
-    ap = _Parser(
+    ap = Parser(
         prog="trunc-accessor", description=__doc__.splitlines()[0],
         epilog="Exit status 0 on success, 2 on bad input (one line on stderr).")
     ap.add_argument("files", nargs="*", metavar="QRELS RUN",
@@ -139,7 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "named with -m")
     ap.add_argument("--list", action="store_true",
                     help="list every metric with its names in every dialect and exit")
-    ap.add_argument("--version", action="version", version=f"trunc-accessor {__version__}")
+    if version is not None:
+        ap.add_argument("--version", action="version", version=f"trunc-accessor {version}")
     return ap
 
 
@@ -267,15 +239,6 @@ def _relstrings(run, qrels, judged_only: bool, lengths: dict[str, int]) -> dict:
         for label, k in lengths.items():
             out[(label, str(qid[0]))] = "".join(chars[:k])
     return out
-
-
-class Block:
-    """One run's answer: its runid, the qids printed per query (trec_eval's order), the
-    values {(label, qid): value}, the relstrings, and the summary values."""
-
-    def __init__(self, runid, qids, values, strings, summary):
-        self.runid, self.qids, self.values = runid, qids, values
-        self.strings, self.summary = strings, summary
 
 
 def evaluate_file(qrels, qrels_positive: int, run_path: str, named: list[Named], args) -> Block:
@@ -505,18 +468,20 @@ def _quiet_pipe():
         pass
 
 
-def main_ndeval(argv=None) -> int:
+def main_ndeval(argv=None, *, version: str | None = None) -> int:
     """``trunc-accessor-ndeval``: the command line in ndeval's mode (``--format ndeval``), with
     ndeval's options and usage, so that a script calling ndeval switches by changing the
-    program's name."""
+    program's name. ``version``: what ``-version`` prints (the entry point gives the
+    package's)."""
     from trunc_accessor.frontends.cli import ndeval as ndeval_cli
 
-    return _main(ndeval_cli.build_parser(), argv)
+    return _main(ndeval_cli.build_parser(version), argv)
 
 
-def main(argv=None) -> int:
-    """``trunc-accessor``: trec_eval's command line (``--format ndeval``: ndeval's)."""
-    return _main(build_parser(), argv)
+def main(argv=None, *, version: str | None = None) -> int:
+    """``trunc-accessor``: trec_eval's command line (``--format ndeval``: ndeval's).
+    ``version``: what ``--version`` prints (the entry point gives the package's)."""
+    return _main(build_parser(version), argv)
 
 
 def _main(parser, argv) -> int:
