@@ -65,7 +65,7 @@ from trunc_accessor.fusion.methods import (
     weights_array,
 )
 from trunc_accessor.fusion.normalization import NORMS, SCORE_NORMS, check_norm, normalise
-from trunc_accessor.metrics.registry import check_level
+from trunc_accessor.metrics.conventions import check_level
 
 __all__ = ["FUSION_TIES", "METHODS", "MISSING", "NORMS", "FusionModel", "FusionSearch",
            "fit_fusion", "fuse", "normalize", "optimize_fusion"]
