@@ -22,7 +22,7 @@ import polars as pl
 import pytest
 
 import trunc_accessor as ta
-from tests.conftest import DATA, need
+from tests.conftest import DATA, ROOT, need
 from trunc_accessor.engine import options as options_module
 from trunc_accessor.engine.options import Options
 from trunc_accessor.errors import InputError, ParameterError
@@ -283,3 +283,24 @@ def test_evaluate_parquet_checks_each_option_once(small, tmp_path, monkeypatch):
     assert counts == {"ties": 2, "relevance_level": 2, "undefined": 2, "judged_only": 2,
                       "like": 2, "names": 2}  # two calls
 
+
+@pytest.mark.parametrize("level", ["0", "nan"])
+def test_command_line_judgment_groups_refuse_a_bad_relevance_level(level, capsys):
+    """``-R qrels_jg`` scores outside the accessor (``evaluate_avgjg``): its ``-l`` is
+    refused with the same message (it used to score with any level, NaN included)."""
+    from trunc_accessor.frontends.cli import trec_eval as cli
+
+    jg = need(ROOT / "tests" / "data" / "trec_eval10" / "qrels.123")
+    run = need(DATA / "trec_eval" / "results.test")
+    assert cli.main(["-m", "qrels_jg", "-R", "qrels_jg", str(jg), str(run), "-l", level]) == 2
+    err = capsys.readouterr().err
+    assert err == "trunc-accessor: " + LEVEL_MESSAGE.format(float(level)) + "\n"
+
+
+def test_evaluate_avgjg_refuses_bad_options_before_any_work():
+    from trunc_accessor.metrics.avgjg import evaluate_avgjg
+
+    not_frames = object()  # never read: the options are refused first
+    refused(lambda v: evaluate_avgjg(not_frames, not_frames, relevance_level=v),
+            "relevance_level")
+    refused(lambda v: evaluate_avgjg(not_frames, not_frames, judged_only=v), "judged_only")
