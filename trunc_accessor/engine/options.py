@@ -1,10 +1,11 @@
 """A call's options, checked once where the call comes in.
 
 Every way in (the ``.ir`` methods of pandas, Polars eager and lazy, and Dask frames, the
-single-ranking functions, ``evaluate_parquet``, the command lines, ``plot_crp``, fusion's
-training) checks its options here, once, before any work, and hands the checked
-``Options`` down; the engine and the kernels below take them as given and never check
-them again. A bad value raises a ``ParameterError`` (``InputError`` for ``names=`` and
+single-ranking functions, ``evaluate_parquet``, the command lines, ``plot_crp``) checks its
+options here, once, before any work, and hands the checked ``Options`` down; the engine
+and the kernels below take them as given and never check them again. (Fusion's training
+checks its own: its tie orders are fusion's, its relevance level goes through the same
+``check_level``.) A bad value raises a ``ParameterError`` (``InputError`` for ``names=`` and
 ``batch_rows=``) naming the option, the values it takes and the value given.
 
 The options and their rules:
