@@ -40,7 +40,7 @@ call, the way peers.py wraps ranx's and ir_measures' converters:
 and the sub-steps of compute are reported as peers.py "details":
 ``compute: normalise`` (frames.normalise: dtype casts and input validation),
 ``compute: prepare`` (prepare.prepare: qid join, sort, qrels join, segment arrays),
-``compute: kernels`` (registry.evaluate_prepared: the NumPy metric kernels).
+``compute: kernels`` (engine.evaluation.evaluate_prepared: the NumPy metric kernels).
 
 Undefined values: trunc_accessor returns NaN for nDCG/AP of a query with no relevant
 judged document (R = 0), trec_eval reports 0. The output phase fills those with 0

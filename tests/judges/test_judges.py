@@ -526,6 +526,18 @@ def test_polars_lazy_mixed_ids_and_bad_input():
         J.cohen_kappa(scores, scores)
 
 
+@pytest.mark.parametrize("level", ["2", float("nan"), True])
+def test_a_bad_relevance_level_is_refused_before_the_labels_are_read(level):
+    """relevance_level= (and its clash with grades=) is an option of the call: refused
+    before any judge's frame is read, so even a frame that would be refused is not."""
+    unread = pd.DataFrame({"x": [1]})  # no qid, docid or grade column
+    for fn in (J.cohen_kappa, J.fleiss_kappa, J.confusion_matrix):
+        with pytest.raises(ta.InputError, match=r"relevance_level= must be a number, not "):
+            fn(unread, unread, relevance_level=level)
+    with pytest.raises(ta.InputError, match="exclude each other"):
+        J.cohen_kappa(unread, unread, relevance_level=1, grades=[0, 1])
+
+
 def test_alpha_and_bland_altman_intervals_are_scipys_percentile_bootstrap():
     """The bootstrap resamples queries for every statistic: Krippendorff's α (krippendorff)
     and the Bland–Altman bias (NumPy) recomputed on scipy.stats.bootstrap's resamples."""

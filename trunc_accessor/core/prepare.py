@@ -24,7 +24,7 @@ from trunc_accessor.core.columns import SYS
 from trunc_accessor.core.frames import number_list, whole_number
 from trunc_accessor.core.keys import check_duplicate_documents, qid_sort_keys
 from trunc_accessor.core.notes import Notes
-from trunc_accessor.core.prepared import Prepared, build, check_ties, empty, score_boundaries
+from trunc_accessor.core.prepared import Prepared, build, empty, score_boundaries
 from trunc_accessor.errors import InputError
 from trunc_accessor.warn import EmptyResultWarning, warn
 
@@ -51,8 +51,8 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
 
     For one batch of a call evaluated in query batches: ``systems`` are those of the whole
     call, ``max_grade`` the largest grade of its whole qrels, and ``notes`` gathers what is
-    to be said at the end (``Notes``); without ``notes`` it is said now."""
-    check_ties(ties, preset_orders=True)
+    to be said at the end (``Notes``); without ``notes`` it is said now. ``ties`` comes
+    checked (one of ``prepared.TIES`` or ``prepared.PRESET_ORDERS``)."""
     if isinstance(run, list):  # handed over: ours to free once its arrays are built
         run = run.pop()
     assert isinstance(run, pl.DataFrame)
@@ -400,9 +400,8 @@ def prepare_single(grades, scores=None, *, qrels_grades=None, R=None, relevance_
     ranking plus, when ``R`` is given, enough documents of grade ``relevance_level`` outside
     the ranking to make R relevant documents (at most 10^7: they are materialised). The
     preparation's ``max_grade`` is the largest judged grade (``max_grade`` of a metric, if
-    given, must be at least that).
+    given, must be at least that). ``ties`` comes checked (one of ``prepared.TIES``).
     """
-    check_ties(ties)
     g = number_list(grades, "grades", missing=True)
     if scores is not None:
         s = number_list(scores, "scores", finite=False)

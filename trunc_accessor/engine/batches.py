@@ -39,10 +39,6 @@ BATCH_ROWS = 4_000_000
 the kernels this keeps a batch around 1 GiB."""
 
 
-def check_batch_rows(value) -> int:
-    return frames.whole_number(value, "batch_rows", minimum=1)
-
-
 def collect_streaming(frames_: list[pl.LazyFrame]) -> list[pl.DataFrame]:
     """Collect small aggregates of a large lazy run with Polars' streaming engine (memory
     bounded by the aggregate)."""
@@ -116,8 +112,9 @@ def batched(run: pl.LazyFrame, qrels, call: Callable, *, by=None, queries=None,
             batch_rows: int | None = None) -> pl.DataFrame:
     """``call(run_batch, qrels_batch, queries_batch, batch)`` on every query batch of a lazy
     run (module doc), its answers (Polars frames of by…, qid and value columns) in the eager
-    order. ``batch`` is an ``engine.Batch``."""
-    batch_rows = check_batch_rows(BATCH_ROWS if batch_rows is None else batch_rows)
+    order. ``batch`` is an ``engine.Batch``; ``batch_rows`` comes checked
+    (``options.check_batch_rows``; None: ``BATCH_ROWS``)."""
+    batch_rows = BATCH_ROWS if batch_rows is None else batch_rows
     cols = engine.columns_of(run, qrels, by)
     hint = None if cols.by else _columns.likely_system_column(run, engine.run_columns(cols))
     run = run.select(engine.run_columns(cols))

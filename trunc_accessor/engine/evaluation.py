@@ -1,8 +1,11 @@
 """One call of the library: frames → validation → preparation → kernels → values.
 
-Frontends (accessors, CLI) call ``compute`` and only convert its answer back to the
-caller's frame library. The keys of every answer are the user's by… columns (values and
-dtypes as given, nulls included) and the run's qid column under its own name.
+Frontends (accessors, CLI) check the call's options once (``trunc_accessor.engine.options``),
+call ``compute`` (``cutoff_curve``, ``crp``) with them and only convert its answer back to
+the caller's frame library; nothing here checks those options again. The keys of every
+answer are the user's by… columns (values and dtypes as given, nulls included) and the
+run's qid column under its own name. ``evaluate_prepared`` runs the kernels of one
+preparation; ``subtopic_warning`` says how ad hoc measures read diversity qrels.
 """
 from __future__ import annotations
 
@@ -16,22 +19,15 @@ from trunc_accessor.core import frames
 from trunc_accessor.core import keys as _keys
 from trunc_accessor.core.notes import Notes
 from trunc_accessor.core.prepare import prepare
-from trunc_accessor.core.prepared import Prepared, check_ties
+from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.engine import presets, truncation
+from trunc_accessor.engine.options import Options, apply_undefined
 from trunc_accessor.errors import ParameterError
 from trunc_accessor.metrics import twist
-from trunc_accessor.metrics.registry import (
-    Measure,
-    Named,
-    apply_undefined,
-    check_bool,
-    check_k,
-    check_level,
-    check_undefined,
-    checked,
-    evaluate_prepared,
-    subtopic_warning,
-)
+from trunc_accessor.metrics.registry import Measure, Named
+from trunc_accessor.warn import SubtopicWarning, warn
+
+DEFAULT = Options()
 
 
 def columns_of(run, qrels, by) -> _columns.Columns:
@@ -64,7 +60,7 @@ class Batch:
 
 
 def prepare_call(run, qrels, *, by=None, queries=None, ties="average", labels=(),
-                 judged_only=False, batch: Batch | None = None,
+                 judged_only: bool = False, batch: Batch | None = None,
                  adhoc: str = "largest", negative_as_zero: bool = False,
                  quiet: bool = False) -> tuple[Prepared, _columns.Columns]:
     """Validate and prepare a run and qrels (pandas or Polars, eager or lazy) once.
@@ -75,10 +71,8 @@ def prepare_call(run, qrels, *, by=None, queries=None, ties="average", labels=()
     become ad hoc judgments (``frames.adhoc_qrels``); ``negative_as_zero``: a grade below 0
     is read as 0 (ranx' reading); ``quiet``: what the preparation notes (dropped qids,
     identifiers) is not said (a call's further preparation of the same frames);
-    ``ties`` may also be one of the
-    orders only presets ask for (``prepared.PRESET_ORDERS``)."""
-    check_ties(ties, preset_orders=True)
-    judged_only = checked("judged_only", check_bool, judged_only)
+    ``ties`` (checked, ``options``) may also be one of the orders only presets ask for
+    (``prepared.PRESET_ORDERS``)."""
     cols = columns_of(run, qrels, by)
     _columns.check_output_names(cols.by, cols.run_qid, labels)
     r = _eager(frames.to_polars(run, run_columns(cols), "run"))
@@ -109,23 +103,22 @@ def prepare_call(run, qrels, *, by=None, queries=None, ties="average", labels=()
     return prep, cols
 
 
-def compute(run, qrels, named: list[Named], *, by=None, queries=None, ties="average",
-            relevance_level=1, judged_only=False, undefined="zero", like=None,
-            batch: Batch | None = None) -> tuple[pl.DataFrame, dict, _columns.Columns]:
+def compute(run, qrels, named: list[Named], options: Options = DEFAULT, *, by=None,
+            queries=None, batch: Batch | None = None
+            ) -> tuple[pl.DataFrame, dict, _columns.Columns]:
     """Per-query values of the ``named`` measures for a run and qrels (pandas or Polars,
     eager or lazy); each distinct measure is computed once, whatever it is called.
-    ``undefined``: "zero" turns undefined values (NaN from the kernels) into 0, "nan" keeps
-    them. ``like``: a peer's preset (``.presets``; ``ties``/``undefined`` are then
-    those ``presets.settings`` gave): its measures are computed in groups, one
-    preparation per order the peer uses; with "pytrec_eval" the rankings the run does
-    not answer are left out, with "ir_measures" they get 0.
+    ``options``: the call's, checked (``trunc_accessor.engine.options.options``): its
+    ``undefined`` "zero" turns undefined values (NaN from the kernels) into 0, "nan" keeps
+    them; with a preset (``like``; ``ties``/``undefined`` are then those the preset gave)
+    the measures are computed in groups, one preparation per order the peer uses; with
+    "pytrec_eval" the rankings the run does not answer are left out, with "ir_measures"
+    they get 0.
 
     Returns (keys, {label: values}, columns): keys holds the by… columns and the qid."""
-    level = check_level(relevance_level)
-    undefined = check_undefined(undefined)
-    check_ties(ties)
+    level, judged_only = options.relevance_level, options.judged_only
     measures = [n.measure for n in named if n.measure is not None]
-    plan = presets.groups(like, measures, ties)
+    plan = presets.groups(options.like, measures, options.ties)
     keys, cols, values, answered, read = None, None, {}, None, []
     zero: list[str] = []  # labels whose unanswered queries get 0
     for group, members in plan:
@@ -146,14 +139,14 @@ def compute(run, qrels, named: list[Named], *, by=None, queries=None, ties="aver
         if group.unanswered == "zero":
             zero += [m.label for m in members]
     if read:
-        subtopic_warning(prep, read, like)
+        subtopic_warning(prep, read, options.like)
     if keys is None:  # no measure: still validate and key the call
-        prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
+        prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=options.ties,
                                   labels=[n.label for n in named], judged_only=judged_only,
                                   batch=batch)
         keys = prep.keys
     assert cols is not None
-    values = {label: apply_undefined(v, undefined) for label, v in values.items()}
+    values = {label: apply_undefined(v, options.undefined) for label, v in values.items()}
     if answered is not None and not answered.all():
         if zero:
             values.update({label: np.where(answered, values[label], 0.0) for label in zero})
@@ -170,23 +163,17 @@ REFERENCE_COLUMNS = {"crp_full_scale": pl.Float64, "crp_worst": pl.Float64,
                      "recall_base": pl.Int64}
 
 
-def cutoff_curve(run, qrels, measure: Measure, *, max_depth=None, by=None, queries=None,
-                 ties="average", relevance_level=1, undefined="zero",
+def cutoff_curve(run, qrels, measure: Measure, options: Options = DEFAULT, *,
+                 max_depth: int | None = None, by=None, queries=None,
                  batch: Batch | None = None) -> tuple[pl.DataFrame, _columns.Columns]:
     """The measure at every allowed truncation depth of every ranking (long format);
-    ``undefined`` as in ``compute``."""
-    level = check_level(relevance_level)
-    undefined = check_undefined(undefined)
-    max_depth = checked("max_depth", check_k, max_depth)
-    prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
+    ``options`` (checked) as in ``compute``, ``max_depth`` checked
+    (``options.check_depth``)."""
+    prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=options.ties,
                               labels=CURVE_COLUMNS, batch=batch)
     subtopic_warning(prep, [([measure], "largest")])
-    return truncation.curve(prep, measure, level, max_depth, undefined=undefined), cols
-
-
-def check_depth(depth):
-    """Twist's run length: None or a whole number ≥ 1."""
-    return checked("depth", check_k, depth)
+    return truncation.curve(prep, measure, options.relevance_level, max_depth,
+                            undefined=options.undefined), cols
 
 
 def crp_columns(kind: str) -> dict:
@@ -198,15 +185,16 @@ def crp_columns(kind: str) -> dict:
     return twist.CRP_SCHEMA
 
 
-def crp(run, qrels, kind: str = "curve", *, depth=None, by=None, queries=None, ties="average",
-        relevance_level=1, batch: Batch | None = None) -> tuple[pl.DataFrame, _columns.Columns]:
+def crp(run, qrels, kind: str = "curve", options: Options = DEFAULT, *,
+        depth: int | None = None, by=None, queries=None,
+        batch: Batch | None = None) -> tuple[pl.DataFrame, _columns.Columns]:
     """Twist's curves (Ferro et al.; ``trunc_accessor.metrics.twist``) as a Polars frame:
     ``kind`` "curve": (by…, qid, position, grade, rp, crp); "references": the same plus
     crp_full_scale, crp_worst and recall_base (for plots); "archetype": one row per ranking
-    (by…, qid, archetype, recall_base, length, crossing)."""
-    level = check_level(relevance_level)
-    depth = check_depth(depth)
-    prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=ties,
+    (by…, qid, archetype, recall_base, length, crossing). ``options`` (checked) as in
+    ``compute``; ``depth`` checked (``options.check_depth``)."""
+    level = options.relevance_level
+    prep, cols = prepare_call(run, qrels, by=by, queries=queries, ties=options.ties,
                               labels=crp_columns(kind), batch=batch)
     subtopic_warning(prep, [(["crp_archetype" if kind == "archetype" else "crp"], "largest")])
     if prep.n_segments == 0:
@@ -222,3 +210,56 @@ def crp(run, qrels, kind: str = "curve", *, depth=None, by=None, queries=None, t
             "(about 40 bytes a row); pass a smaller depth (the Twist metrics and crp_archetype "
             "take any depth without materialising the padding)")
     return twist.crp_frame(prep, level, depth, references=kind == "references"), cols
+
+
+ADHOC_READINGS = {
+    "largest": "each document's largest grade over the subtopics (relevant to the query when "
+               "relevant to any subtopic)",
+    "last": "the grade of each document's last line in the qrels, as the dictionaries of "
+            "pytrec_eval and ir_measures keep it",
+}
+
+
+# the advice of the warning below in Python; the command line gives its own (cli)
+ADHOC_HINT = ("; evaluate(..., like='ir_measures' or 'pytrec_eval') reads the last line's "
+              "grade, as those libraries do")
+
+
+def subtopic_warning(prep: Prepared, parts, like=None) -> None:
+    """The ``SubtopicWarning`` of a call whose qrels judge several subtopics a query
+    and that asks for ad hoc measures: ``parts`` lists (measures, rule) pairs, one per way
+    the call read the diversity qrels (``frames.adhoc_qrels``), a measure given as a
+    ``Measure`` or as a name (``"crp"``); ``like``: the call's preset."""
+    aspects = getattr(prep, "aspects", None)
+    if aspects is None or not aspects.several:
+        return
+    said = []
+    for measures, rule in parts:
+        names = sorted({m if isinstance(m, str) else m.label for m in measures
+                        if isinstance(m, str) or not m.metric.subtopics})
+        if names:
+            said.append(f"{', '.join(names)} read {ADHOC_READINGS[rule]}")
+    if not said:
+        return
+    hint = ADHOC_HINT if like is None else ""
+    warn(f"the qrels judge several subtopics a query: {'; '.join(said)}{hint}",
+         SubtopicWarning)
+
+
+def evaluate_prepared(prep: Prepared, measures, relevance_level: float = 1.0,
+                      adhoc: str | None = "largest") -> dict[str, np.ndarray]:
+    """Every measure on one preparation: {label: per-segment values}. ``relevance_level``:
+    the call's, checked (``options``); ``adhoc``: how the preparation read diversity qrels
+    for ad hoc measures (``frames.adhoc_qrels``), said in the ``SubtopicWarning`` (None:
+    the caller says it)."""
+    out: dict[str, np.ndarray] = {}
+    if adhoc is not None:
+        subtopic_warning(prep, [(measures, adhoc)])
+    for m in measures:
+        if m.label in out:
+            continue
+        if prep.n_segments == 0:  # nothing to score: no kernel runs
+            out[m.label] = np.zeros(0)
+            continue
+        out[m.label] = np.asarray(m.compute(prep, relevance_level), dtype=np.float64)
+    return out

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trunc_accessor.core.prepared import TIES, check_ties
 from trunc_accessor.errors import ParameterError
 
 PEERS = ("trec_eval", "pytrec_eval", "ir_measures", "ranx")
@@ -63,11 +62,9 @@ def check_like(like) -> str | None:
 
 def settings(like, ties, undefined) -> tuple[str, str]:
     """The ``ties`` and ``undefined`` of a call with preset ``like`` (None: the defaults,
-    "average" and "zero"), given the user's (None: not given). A value given with a preset
-    that sets it otherwise is refused, naming both."""
-    like = check_like(like)
-    if ties is not None:
-        check_ties(ties)
+    "average" and "zero"), given the user's (None: not given); ``like`` and ``ties`` come
+    checked (``trunc_accessor.engine.options``). A value given with a preset that sets it
+    otherwise is refused, naming both."""
     if like is None:
         return ("average" if ties is None else ties), ("zero" if undefined is None
                                                         else undefined)
@@ -116,14 +113,12 @@ def _ir_measures_group(measure) -> Group:
 
 def groups(like, measures, ties: str) -> list[tuple[Group, list]]:
     """The measures of a call (``Measure`` objects) in groups computed alike, in first
-    appearance order. ``ties``: the call's (from ``settings``)."""
-    like = check_like(like)
+    appearance order. ``like`` and ``ties``: the call's, checked (``settings`` gave
+    ``ties``)."""
     if like == "ir_measures":
         out: dict[Group, list] = {}
         for m in measures:
             out.setdefault(_ir_measures_group(m), []).append(m)
         return list(out.items())
-    if ties not in TIES:
-        check_ties(ties)
     unanswered = "drop" if like == "pytrec_eval" else "empty"
     return [(Group(ties, _ADHOC[like], unanswered, like == "ranx"), list(measures))]

@@ -16,9 +16,10 @@ import polars as pl
 
 from trunc_accessor.core import keys as _keys
 from trunc_accessor.core.prepared import Prepared
+from trunc_accessor.engine.options import apply_undefined
 from trunc_accessor.errors import InputError
 from trunc_accessor.metrics import prefix
-from trunc_accessor.metrics.registry import Measure, apply_undefined
+from trunc_accessor.metrics.registry import Measure
 
 CHUNK_ROWS = 1 << 22  # prefix rows scored per kernel call by ``rescored_values``
 

@@ -22,6 +22,7 @@ from trunc_accessor.core.notes import Notes
 from trunc_accessor.core.prepare import largest_grade
 from trunc_accessor.engine import evaluation as engine
 from trunc_accessor.engine import truncation
+from trunc_accessor.engine.options import Options
 from trunc_accessor.metrics.registry import Measure
 
 BROADCAST_QRELS_ROWS = 5_000_000
@@ -39,10 +40,12 @@ _SHIFT = 40  # input position = partition number << 40 | row within the partitio
 class _Call:
     """What to compute on every piece of the run (picklable: it travels to the workers).
     ``kind``: "evaluate", "curve", "optimal", or a crp kind ("curve"/"archetype") as
-    ``crp_kind``; ``kwargs``: the engine's keyword arguments other than ``queries``."""
+    ``crp_kind``; ``kwargs``: the engine's keyword arguments other than ``queries`` and
+    the options; ``options``: the call's, checked where it came in."""
 
     kind: str
     kwargs: dict
+    options: Options
     named: tuple = ()
     measure: Measure | None = None
     crp_kind: str = ""
@@ -52,19 +55,19 @@ class _Call:
         """The engine's answer as one Polars frame: key columns, then value columns
         (``evaluate``: Float64 with NaN for undefined values, as the engine gives them)."""
         if self.kind == "evaluate":
-            keys, values, cols = engine.compute(run, qrels, list(self.named), queries=queries,
-                                                batch=batch, **self.kwargs)
+            keys, values, cols = engine.compute(run, qrels, list(self.named), self.options,
+                                                queries=queries, batch=batch, **self.kwargs)
             return keys.with_columns(
                 [pl.Series(label, v, dtype=pl.Float64) for label, v in values.items()]), cols
         if self.kind in ("curve", "optimal"):
             assert self.measure is not None  # the curves are of one measure
-            curve, cols = engine.cutoff_curve(run, qrels, self.measure, queries=queries,
-                                              batch=batch, **self.kwargs)
+            curve, cols = engine.cutoff_curve(run, qrels, self.measure, self.options,
+                                              queries=queries, batch=batch, **self.kwargs)
             if self.kind == "optimal":
                 curve = truncation.optimal(curve, [*cols.by, cols.run_qid])
             return curve, cols
-        return engine.crp(run, qrels, self.crp_kind, queries=queries, batch=batch,
-                          **self.kwargs)
+        return engine.crp(run, qrels, self.crp_kind, self.options, queries=queries,
+                          batch=batch, **self.kwargs)
 
     def pandas(self, frame: pl.DataFrame, cols: _columns.Columns):
         """The answer as the pandas accessor returns it."""

@@ -78,6 +78,7 @@ from trunc_accessor.core import columns as _columns
 from trunc_accessor.core import frames
 from trunc_accessor.core import keys as _keys
 from trunc_accessor.engine import evaluation as engine
+from trunc_accessor.engine import options as _options
 from trunc_accessor.frontends._dask_parts import (
     BROADCAST_QRELS_ROWS,
     _Call,
@@ -229,25 +230,17 @@ class DaskIR:
         return meta.reset_index() if self._qid_in_index() else meta
 
     # ------------------------------------------------------------------ what _methods calls
-    def _evaluate(self, qrels, named, *, single, by, queries, ties, relevance_level,
-                  judged_only, undefined, like=None):
-        call = _Call("evaluate", {"by": by, "ties": ties, "relevance_level": relevance_level,
-                                  "judged_only": judged_only, "undefined": undefined,
-                                  "like": like},
-                     named=tuple(named), single=single)
+    def _evaluate(self, qrels, named, *, single, options, by, queries):
+        call = _Call("evaluate", {"by": by}, options, named=tuple(named), single=single)
         return self._lazy(qrels, call, queries)
 
-    def _curve(self, qrels, measure, *, optimal, max_depth, ties, by, queries, relevance_level,
-               undefined):
-        call = _Call("optimal" if optimal else "curve",
-                     {"max_depth": max_depth, "by": by, "ties": ties,
-                      "relevance_level": relevance_level, "undefined": undefined},
-                     measure=measure)
+    def _curve(self, qrels, measure, *, optimal, max_depth, options, by, queries):
+        call = _Call("optimal" if optimal else "curve", {"max_depth": max_depth, "by": by},
+                     options, measure=measure)
         return self._lazy(qrels, call, queries)
 
-    def _crp(self, qrels, kind, *, depth, ties, by, queries, relevance_level):
-        call = _Call("crp", {"depth": depth, "by": by, "ties": ties,
-                             "relevance_level": relevance_level}, crp_kind=kind)
+    def _crp(self, qrels, kind, *, depth, options, by, queries):
+        call = _Call("crp", {"depth": depth, "by": by}, options, crp_kind=kind)
         return self._lazy(qrels, call, queries)
 
     def _truncate(self, depth, marker, by):
@@ -287,8 +280,12 @@ install(DaskIR)
 def _plot_crp(self, qrels, qids=None, *, depth=None, ties="average", by=None,
               relevance_level=1, ncols=3, figsize=None):
     """CRP curves, one panel per query (see the pandas accessor's ``plot_crp``): the queries
-    drawn (all of them without ``qids``) are computed and drawn on the client."""
-    from trunc_accessor.plot.curves import plot_crp
+    drawn (all of them without ``qids``) are computed and drawn on the client; the options
+    are checked before anything is computed."""
+    from trunc_accessor.plot.curves import _crp_figure
+
+    options = _options.options(ties=ties, relevance_level=relevance_level)
+    depth = _options.check_depth(depth)
 
     run = self._frame.reset_index() if self._qid_in_index() else self._frame
     if qids is not None:
@@ -297,8 +294,8 @@ def _plot_crp(self, qrels, qids=None, *, depth=None, ties="average", by=None,
         run = run[run[qid].astype(str).isin(wanted)]
     if isinstance(qrels, dd.DataFrame):
         qrels = qrels.compute()
-    return plot_crp(run.compute(), qrels, qids=qids, depth=depth, ties=ties, by=by,
-                    relevance_level=relevance_level, ncols=ncols, figsize=figsize)
+    return _crp_figure(run.compute(), qrels, qids, options, depth=depth, by=by, ncols=ncols,
+                      figsize=figsize)
 
 
 def _unavailable(name):

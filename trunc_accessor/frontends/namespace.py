@@ -1,10 +1,12 @@
 """One accessor method per registered metric, shared by every frontend.
 
-A frontend class defines ``_evaluate(qrels, measures, by, queries, ties, relevance_level,
-single)``, ``_truncate``, ``_curve`` and ``_crp(qrels, kind, depth, by, queries, ties,
-relevance_level)``; ``install`` adds ``evaluate``, the truncation and effort tools and a
-method per metric (``ndcg``, ``ap``, …) whose signature and docstring come from the metric's
-registration.
+A frontend class defines ``_evaluate(qrels, named, *, single, options, by, queries)``,
+``_truncate``, ``_curve(qrels, measure, *, optimal, max_depth, options, by, queries)`` and
+``_crp(qrels, kind, *, depth, options, by, queries)``; ``install`` adds ``evaluate``, the
+truncation and effort tools and a method per metric (``ndcg``, ``ap``, …) whose signature
+and docstring come from the metric's registration. These methods are the frontends' edge:
+they check the call's options once (``trunc_accessor.engine.options``) and hand the checked
+``Options`` to the frontend, which hands them to the engine unchecked.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import polars as pl
 from trunc_accessor import metrics as _metrics  # noqa: F401  (registers the metrics)
 from trunc_accessor.core import frames
 from trunc_accessor.core.columns import is_pandas
-from trunc_accessor.engine import presets
+from trunc_accessor.engine import options as _options
 from trunc_accessor.errors import InputError, InputTypeError
 from trunc_accessor.metrics.names import parse_many
 from trunc_accessor.metrics.registry import REGISTRY, Metric, Named, method_doc, parse
@@ -55,8 +57,10 @@ def _metric_method(metric: Metric):
         a.pop("self")
         qrels = a.pop("qrels")
         common = {n: a.pop(n) for n, _ in _COMMON}
+        by, queries = common.pop("by"), common.pop("queries")
         measure = metric.measure(**a)
-        return self._evaluate(qrels, [Named(measure.label, measure)], single=True, **common)
+        return self._evaluate(qrels, [Named(measure.label, measure)], single=True,
+                              options=_options.options(**common), by=by, queries=queries)
 
     method.__signature__ = signature  # type: ignore[attr-defined]
     method.__name__ = method.__qualname__ = metric.name
@@ -126,19 +130,16 @@ def evaluate(self, qrels, metrics, *, ties=None, by=None, queries=None, relevanc
     by…, qid); Polars: key columns then metric columns. Two spellings of one metric are
     computed once. The system score is the column mean; see ``trunc_accessor.aggregate``.
     """
-    presets.check_like(like)
+    options = _options.options(ties=ties, relevance_level=relevance_level,
+                               undefined=undefined, judged_only=judged_only, like=like)
+    names = _options.check_names(names)
     named = parse_many(_official(metrics, qrels))
     if ignore_identical_ids:
         self = _with_frame(self, frames.drop_identical_ids(self._frame))
     if names == "canonical":
         named = list({n.measure.label: Named(n.measure.label, n.measure, n.summary)
                       for n in named}.values())
-    elif names != "as_written":
-        raise InputError(f"names= must be 'as_written' or 'canonical', not {names!r}")
-    ties, undefined = presets.settings(like, ties, undefined)
-    return self._evaluate(qrels, named, single=False, ties=ties, by=by, queries=queries,
-                          relevance_level=relevance_level, judged_only=judged_only,
-                          undefined=undefined, like=like)
+    return self._evaluate(qrels, named, single=False, options=options, by=by, queries=queries)
 
 
 def _official(metrics, qrels):
@@ -240,9 +241,8 @@ def cutoff_curve(self, qrels, metric, *, max_depth=None, ties="average", by=None
     metrics of your own): their every prefix is scored (Σ depth, quadratic in the ranking's
     length), and ``max_depth`` bounds that work. ``undefined``: as in ``evaluate`` ("zero":
     an undefined value is 0; "nan": null/NaN)."""
-    return self._curve(qrels, _measure(metric, params), optimal=False, max_depth=max_depth,
-                       ties=ties, by=by, queries=queries, relevance_level=relevance_level,
-                       undefined=undefined)
+    return _curve(self, qrels, metric, params, optimal=False, max_depth=max_depth, ties=ties,
+                  by=by, queries=queries, relevance_level=relevance_level, undefined=undefined)
 
 
 def optimal_cutoff(self, qrels, metric, *, max_depth=None, ties="average", by=None,
@@ -255,9 +255,18 @@ def optimal_cutoff(self, qrels, metric, *, max_depth=None, ties="average", by=No
     counts as 0 (``undefined="zero"``, so such a ranking's best depth is 0 when every value
     is undefined); with ``undefined="nan"`` undefined values are never optimal and a ranking
     whose values are all undefined gets a missing depth (and is left whole by ``truncate``)."""
-    return self._curve(qrels, _measure(metric, params), optimal=True, max_depth=max_depth,
-                       ties=ties, by=by, queries=queries, relevance_level=relevance_level,
-                       undefined=undefined)
+    return _curve(self, qrels, metric, params, optimal=True, max_depth=max_depth, ties=ties,
+                  by=by, queries=queries, relevance_level=relevance_level, undefined=undefined)
+
+
+def _curve(self, qrels, metric, params: dict, *, optimal: bool, max_depth, ties, by, queries,
+           relevance_level, undefined):
+    """``cutoff_curve``/``optimal_cutoff`` with the measure and the options checked."""
+    measure = _measure(metric, params)
+    options = _options.options(ties=ties, relevance_level=relevance_level, undefined=undefined)
+    return self._curve(qrels, measure, optimal=optimal,
+                       max_depth=_options.check_depth(max_depth, "max_depth"), options=options,
+                       by=by, queries=queries)
 
 
 def crp(self, qrels, *, depth=None, ties="average", by=None, queries=None, relevance_level=1):
@@ -281,8 +290,8 @@ def crp(self, qrels, *, depth=None, ties="average", by=None, queries=None, relev
     >>> run.ir.crp(qrels).columns.tolist()
     ['qid', 'position', 'grade', 'rp', 'crp']
     """
-    return self._crp(qrels, "curve", depth=depth, ties=ties, by=by, queries=queries,
-                     relevance_level=relevance_level)
+    return _crp(self, qrels, "curve", depth=depth, ties=ties, by=by, queries=queries,
+                relevance_level=relevance_level)
 
 
 def crp_archetype(self, qrels, *, depth=None, ties="average", by=None, queries=None,
@@ -301,8 +310,15 @@ def crp_archetype(self, qrels, *, depth=None, ties="average", by=None, queries=N
     group mixes grades (as ``twist``): pass ties="first" or "trec_eval".
     pandas: a DataFrame indexed by qid (or by…, qid); Polars: key columns first.
     """
-    return self._crp(qrels, "archetype", depth=depth, ties=ties, by=by, queries=queries,
-                     relevance_level=relevance_level)
+    return _crp(self, qrels, "archetype", depth=depth, ties=ties, by=by, queries=queries,
+                relevance_level=relevance_level)
+
+
+def _crp(self, qrels, kind: str, *, depth, ties, by, queries, relevance_level):
+    """``crp``/``crp_archetype`` with the options checked."""
+    options = _options.options(ties=ties, relevance_level=relevance_level)
+    return self._crp(qrels, kind, depth=_options.check_depth(depth), options=options, by=by,
+                     queries=queries)
 
 
 def plot_crp(self, qrels, qids=None, *, depth=None, ties="average", by=None,

@@ -23,8 +23,9 @@ class PandasIR:
     def __init__(self, frame: pd.DataFrame):
         self._frame = frame
 
-    def _evaluate(self, qrels, named, *, single, **kw):
-        keys, values, _ = engine.compute(self._frame, qrels, named, **kw)
+    def _evaluate(self, qrels, named, *, single, options, by, queries):
+        keys, values, _ = engine.compute(self._frame, qrels, named, options, by=by,
+                                         queries=queries)
         return frames.result_pandas(keys, values, single)
 
     def _truncate(self, depth, marker, by):
@@ -41,18 +42,17 @@ class PandasIR:
         kept = truncation.truncate_frame(run.with_row_index(row), cols, depth, marker)[row]
         return self._frame.iloc[kept.to_numpy()]
 
-    def _curve(self, qrels, measure, *, optimal, max_depth, ties, by, queries, relevance_level,
-               undefined):
-        curve, cols = engine.cutoff_curve(self._frame, qrels, measure, max_depth=max_depth, by=by,
-                                          queries=queries, ties=ties,
-                                          relevance_level=relevance_level, undefined=undefined)
+    def _curve(self, qrels, measure, *, optimal, max_depth, options, by, queries):
+        curve, cols = engine.cutoff_curve(self._frame, qrels, measure, options,
+                                          max_depth=max_depth, by=by, queries=queries)
         keys = [*cols.by, cols.run_qid]
         if optimal:
             return frames.to_pandas(truncation.optimal(curve, keys)).set_index(keys)
         return frames.to_pandas(curve)
 
-    def _crp(self, qrels, kind, **kw):
-        frame, cols = engine.crp(self._frame, qrels, kind, **kw)
+    def _crp(self, qrels, kind, *, depth, options, by, queries):
+        frame, cols = engine.crp(self._frame, qrels, kind, options, depth=depth, by=by,
+                                 queries=queries)
         if kind == "archetype":
             return frames.to_pandas(frame).set_index([*cols.by, cols.run_qid])
         return frames.to_pandas(frame)

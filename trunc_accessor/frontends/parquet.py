@@ -11,7 +11,7 @@ import polars as pl
 from trunc_accessor._typing import Frame, Metrics, Result, Source
 from trunc_accessor.core import columns as _columns
 from trunc_accessor.core import frames
-from trunc_accessor.engine.batches import check_batch_rows
+from trunc_accessor.engine.options import check_batch_rows
 from trunc_accessor.errors import InputError
 from trunc_accessor.frontends.polars import LazyPolarsIR
 

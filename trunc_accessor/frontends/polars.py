@@ -14,23 +14,22 @@ import polars as pl
 from trunc_accessor.core import columns as _columns
 from trunc_accessor.core import frames
 from trunc_accessor.core import keys as _keys
-from trunc_accessor.core.prepared import check_ties
-from trunc_accessor.engine import batches, presets, truncation
+from trunc_accessor.engine import batches, truncation
 from trunc_accessor.engine import evaluation as engine
+from trunc_accessor.engine.options import Options
 from trunc_accessor.frontends.namespace import install
-from trunc_accessor.metrics.registry import check_bool, check_level, check_undefined, checked
 
 
-def _answer(run, qrels, named, **kw) -> pl.DataFrame:
-    keys, values, _ = engine.compute(run, qrels, named, **kw)
+def _answer(run, qrels, named, options: Options, *, by, queries, batch=None) -> pl.DataFrame:
+    keys, values, _ = engine.compute(run, qrels, named, options, by=by, queries=queries,
+                                     batch=batch)
     return frames.result_polars(keys, values)
 
 
-def _curve(run, qrels, measure, *, optimal, max_depth, ties, by, queries, relevance_level,
-           undefined, batch=None):
-    curve, cols = engine.cutoff_curve(run, qrels, measure, max_depth=max_depth, by=by,
-                                      queries=queries, ties=ties, relevance_level=relevance_level,
-                                      undefined=undefined, batch=batch)
+def _curve(run, qrels, measure, *, optimal, max_depth, options: Options, by, queries,
+           batch=None):
+    curve, cols = engine.cutoff_curve(run, qrels, measure, options, max_depth=max_depth, by=by,
+                                      queries=queries, batch=batch)
     return truncation.optimal(curve, [*cols.by, cols.run_qid]) if optimal else curve
 
 
@@ -56,14 +55,15 @@ class PolarsIR(_Truncate):
     def __init__(self, frame: pl.DataFrame):
         self._frame = frame
 
-    def _evaluate(self, qrels, measures, *, single, **kw):
-        return _answer(self._frame, qrels, measures, **kw)
+    def _evaluate(self, qrels, measures, *, single, options, by, queries):
+        return _answer(self._frame, qrels, measures, options, by=by, queries=queries)
 
     def _curve(self, qrels, measure, **kw):
         return _curve(self._frame, qrels, measure, **kw)
 
-    def _crp(self, qrels, kind, **kw):
-        return engine.crp(self._frame, qrels, kind, **kw)[0]
+    def _crp(self, qrels, kind, *, depth, options, by, queries):
+        return engine.crp(self._frame, qrels, kind, options, depth=depth, by=by,
+                          queries=queries)[0]
 
 
 @pl.api.register_lazyframe_namespace("ir")
@@ -72,7 +72,9 @@ class LazyPolarsIR(_Truncate):
 
     def __init__(self, frame: pl.LazyFrame, batch_rows: int | None = None):
         self._frame = frame
-        self._batch_rows = batch_rows  # None: batches.BATCH_ROWS
+        # rows per query batch, checked by the caller (``options.check_batch_rows``, as
+        # ``evaluate_parquet`` does); None: batches.BATCH_ROWS
+        self._batch_rows = batch_rows
 
     def _schema(self, qrels, by, queries):
         cols = engine.columns_of(self._frame, qrels, by)
@@ -83,16 +85,11 @@ class LazyPolarsIR(_Truncate):
         kt = _keys.key_types(run_schema, qrels_schema, cols, _keys.queries_series(queries))
         return cols, run_schema, kt
 
-    def _lazy(self, qrels, columns: dict, answer, *, ties, by, queries, relevance_level,
-              judged_only=False, undefined="zero", like=None):
-        """A LazyFrame of the key columns and ``columns`` (name → dtype), checked now and
-        computed, when collected, by ``answer(run, qrels, queries, batch)`` on each query
-        batch of the run (``trunc_accessor.engine.batches.batched``)."""
-        check_ties(ties)
-        presets.check_like(like)
-        check_level(relevance_level)
-        check_undefined(undefined)
-        checked("judged_only", check_bool, judged_only)
+    def _lazy(self, qrels, columns: dict, answer, *, by, queries):
+        """A LazyFrame of the key columns and ``columns`` (name → dtype), checked now (the
+        call's options came checked) and computed, when collected, by ``answer(run, qrels,
+        queries, batch)`` on each query batch of the run
+        (``trunc_accessor.engine.batches.batched``)."""
         cols, run_schema, kt = self._schema(qrels, by, queries)
         _columns.check_output_names(cols.by, cols.run_qid, columns)
         schema = frames.result_schema(run_schema, cols, kt, [])
@@ -101,26 +98,27 @@ class LazyPolarsIR(_Truncate):
         return batches.defer(lambda: batches.batched(run, qrels, answer, by=by, queries=queries,
                                                      batch_rows=batch_rows), schema)
 
-    def _curve(self, qrels, measure, *, optimal, max_depth, **kw):
+    def _curve(self, qrels, measure, *, optimal, max_depth, options, by, queries):
         def answer(run, qrels, queries, batch) -> pl.DataFrame:
             return _curve(run, qrels, measure, optimal=optimal, max_depth=max_depth,
-                          **{**kw, "queries": queries}, batch=batch)
+                          options=options, by=by, queries=queries, batch=batch)
 
-        return self._lazy(qrels, {"depth": pl.Int64, "value": pl.Float64}, answer, **kw)
+        return self._lazy(qrels, {"depth": pl.Int64, "value": pl.Float64}, answer, by=by,
+                          queries=queries)
 
-    def _evaluate(self, qrels, measures, *, single, **kw):
+    def _evaluate(self, qrels, measures, *, single, options, by, queries):
         def answer(run, qrels, queries, batch) -> pl.DataFrame:
-            return _answer(run, qrels, measures, **{**kw, "queries": queries}, batch=batch)
+            return _answer(run, qrels, measures, options, by=by, queries=queries, batch=batch)
 
-        return self._lazy(qrels, {n.label: pl.Float64 for n in measures}, answer, **kw)
+        return self._lazy(qrels, {n.label: pl.Float64 for n in measures}, answer, by=by,
+                          queries=queries)
 
-    def _crp(self, qrels, kind, *, depth, **kw):
+    def _crp(self, qrels, kind, *, depth, options, by, queries):
         def answer(run, qrels, queries, batch) -> pl.DataFrame:
-            return engine.crp(run, qrels, kind, depth=depth, **{**kw, "queries": queries},
+            return engine.crp(run, qrels, kind, options, depth=depth, by=by, queries=queries,
                               batch=batch)[0]
 
-        engine.check_depth(depth)
-        return self._lazy(qrels, engine.crp_columns(kind), answer, **kw)
+        return self._lazy(qrels, engine.crp_columns(kind), answer, by=by, queries=queries)
 
 
 install(PolarsIR)

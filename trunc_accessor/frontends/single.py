@@ -39,15 +39,31 @@ import polars as pl
 from trunc_accessor import metrics as _metrics  # noqa: F401  (registers the metrics)
 from trunc_accessor.core.frames import number_list
 from trunc_accessor.core.prepare import prepare_single
+from trunc_accessor.engine import options as _options
+from trunc_accessor.engine.options import apply_undefined
 from trunc_accessor.frontends.namespace import annotation
-from trunc_accessor.metrics.registry import (
-    REGISTRY,
-    Metric,
-    apply_undefined,
-    check_level,
-    check_undefined,
-)
+from trunc_accessor.metrics.registry import REGISTRY, Metric
 from trunc_accessor.warn import EmptyRunWarning
+
+
+def _subtopic_sets(values, name: str) -> list:
+    """Each position's subtopics as a list (None: unjudged), checked."""
+    from trunc_accessor.errors import InputError
+
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise InputError(f"{name} must be a list with, for each document, the "
+                         f"collection of subtopics it is relevant to, not {values!r}")
+    out = []
+    for i, item in enumerate(values):
+        if item is None:
+            out.append(None)
+        elif isinstance(item, (str, bytes)) or not hasattr(item, "__iter__"):
+            raise InputError(f"{name}[{i}] must be a collection of subtopics (a set "
+                             f"or list, None for unjudged), not {item!r}")
+        else:
+            out.append(list(item))
+    return out
+
 
 
 def _make_diversity(metric: Metric):
@@ -59,23 +75,11 @@ def _make_diversity(metric: Metric):
         from trunc_accessor.errors import InputError
         from trunc_accessor.metrics.registry import Named
 
-        def sets(values, name):
-            if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
-                raise InputError(f"{name} must be a list with, for each document, the "
-                                 f"collection of subtopics it is relevant to, not {values!r}")
-            out = []
-            for i, item in enumerate(values):
-                if item is None:
-                    out.append(None)
-                elif isinstance(item, (str, bytes)) or not hasattr(item, "__iter__"):
-                    raise InputError(f"{name}[{i}] must be a collection of subtopics (a set "
-                                     f"or list, None for unjudged), not {item!r}")
-                else:
-                    out.append(list(item))
-            return out
+        options = _options.options(ties=ties, relevance_level=relevance_level,
+                                   undefined=undefined)
 
-        ranking = sets(subtopics, "subtopics")
-        extra = sets(judged if judged is not None else [], "judged")
+        ranking = _subtopic_sets(subtopics, "subtopics")
+        extra = _subtopic_sets(judged if judged is not None else [], "judged")
         docs = [f"r{i}" for i in range(len(ranking))] + [f"j{i}" for i in range(len(extra))]
         rows = [(d, s) for d, subs in zip(docs, ranking + extra) if subs for s in subs]
         judged_docs = [d for d, subs in zip(docs, ranking + extra) if subs is not None]
@@ -95,13 +99,15 @@ def _make_diversity(metric: Metric):
         run = pl.DataFrame({"qid": [0] * n, "docid": docs[:n], "score": score},
                            schema={"qid": pl.Int64, "docid": pl.String, "score": pl.Float64})
         measure = metric.measure(**params)
+        if options.ties.startswith("trec_eval") and scores is None:
+            # no scores: the list's order is the ranking, which trec_eval's docid order of
+            # equal scores would undo
+            options = options.replace(ties="first")
         with warnings.catch_warnings():
             # an empty ranking is what was asked for here, not a run emptied by mistake
             warnings.simplefilter("ignore", EmptyRunWarning)
-            _keys, values, _cols = engine.compute(
-                run, qrels, [Named(measure.label, measure)], ties="first" if ties.startswith(
-                    "trec_eval") and scores is None else ties, relevance_level=relevance_level,
-                undefined=undefined)
+            _keys, values, _cols = engine.compute(run, qrels, [Named(measure.label, measure)],
+                                                  options)
         return float(values[measure.label][0])
 
     first = ("subtopics", "list of subtopic collections in ranking order (None: unjudged)")
@@ -134,12 +140,13 @@ def _make(metric: Metric):
 
     def fn(grades, *, scores=None, qrels_grades=None, R=None, ties="average",
            relevance_level=1, undefined="zero", **params):
-        level = check_level(relevance_level)
-        undefined = check_undefined(undefined)
+        options = _options.options(ties=ties, relevance_level=relevance_level,
+                                   undefined=undefined)
         measure = metric.measure(**params)
+        level = options.relevance_level
         prep = prepare_single(grades, scores, qrels_grades=qrels_grades, R=R,
-                              relevance_level=level, ties=ties)
-        return float(apply_undefined(measure.compute(prep, level), undefined)[0])
+                              relevance_level=level, ties=options.ties)
+        return float(apply_undefined(measure.compute(prep, level), options.undefined)[0])
 
     return _described(fn, metric, ("grades", "list of grades in ranking order (None: unjudged)"),
                       (("scores", None, "list of floats | None"),

@@ -38,6 +38,7 @@ from trunc_accessor.core import frames
 from trunc_accessor.core.columns import DOCID_NAMES, QID_NAMES, REL_NAMES, _names, _pick
 from trunc_accessor.core.keys import _key_kind, key_dtype
 from trunc_accessor.engine import evaluation as engine
+from trunc_accessor.engine.options import Options
 from trunc_accessor.errors import InputError
 from trunc_accessor.fusion.methods import BAYES_CUTOFFS, SEGFUSE_BOUNDS, Method
 from trunc_accessor.fusion.normalization import Table
@@ -184,8 +185,9 @@ def mean_metric(run: pl.DataFrame, qrels: pl.DataFrame, metric, *, by=None, ties
         raise InputError(f"metric= must name one metric, not {metric!r} ({len(named)} of them)")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DroppedQueriesWarning)  # other queries: not scored
-        keys, values, _ = engine.compute(run, qrels, named, by=by, ties=ties,
-                                         relevance_level=level, undefined="zero")
+        # ties and level come checked by the fusion call that trains (fusion's own tie orders)
+        keys, values, _ = engine.compute(run, qrels, named,
+                                         Options(ties=ties, relevance_level=float(level)), by=by)
     v = next(iter(values.values()))
     if per_query:
         return keys, v, named[0].label

@@ -35,7 +35,7 @@ from trunc_accessor.fusion.methods import (
     weights_array,
 )
 from trunc_accessor.fusion.normalization import SCORE_NORMS, check_norm, normalise
-from trunc_accessor.metrics.registry import check_level
+from trunc_accessor.metrics.conventions import check_level
 
 
 # --------------------------------------------------------------------------- parameters

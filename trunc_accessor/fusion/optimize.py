@@ -39,7 +39,7 @@ from trunc_accessor.fusion.model import (
     complete,
     learn_params,
 )
-from trunc_accessor.metrics.registry import check_level
+from trunc_accessor.metrics.conventions import check_level
 
 HUNDREDTHS = [i / 100 for i in range(1, 101)]
 DEFAULT_GRIDS: dict[str, list] = {"gamma": HUNDREDTHS, "sigma": HUNDREDTHS, "phi": HUNDREDTHS,

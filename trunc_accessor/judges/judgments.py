@@ -116,6 +116,15 @@ def _read(args: tuple, names, *, function: str, missing: str = "drop", relevance
     """Validate every judge's qrels (as the evaluation does: aliases, types, missing values,
     conflicting duplicates) and line their labels up, pair by pair."""
     _check_choice("missing", missing, MISSING)
+    if relevance_level is not None:  # refused before the labels are read and joined
+        if grades is not None:
+            raise InputError(f"{function}: grades= and relevance_level= exclude each other "
+                             "(binarised labels are 0 and 1)")
+        if isinstance(relevance_level, bool) or not isinstance(
+                relevance_level, (int, float, np.integer, np.floating)) \
+                or not np.isfinite(relevance_level):
+            raise InputError(f"{function}: relevance_level= must be a number, not "
+                             f"{relevance_level!r}")
     frames, names = _judge_frames(args, names, function, two)
     picked = [_picked(frame, name) for frame, name in zip(frames, names)]
     tables = _qrels_tables(picked, names, function)
@@ -202,15 +211,7 @@ def _categories(values: np.ndarray, present: np.ndarray, units: pl.DataFrame, na
                 function: str, relevance_level, grades) -> tuple[np.ndarray, np.ndarray]:
     """The labels (binarised at ``relevance_level`` if given) and the categories they are
     compared in: 0 and 1, the declared ``grades``, or the distinct labels seen."""
-    if relevance_level is not None:
-        if grades is not None:
-            raise InputError(f"{function}: grades= and relevance_level= exclude each other "
-                             "(binarised labels are 0 and 1)")
-        if isinstance(relevance_level, bool) or not isinstance(
-                relevance_level, (int, float, np.integer, np.floating)) \
-                or not np.isfinite(relevance_level):
-            raise InputError(f"{function}: relevance_level= must be a number, not "
-                             f"{relevance_level!r}")
+    if relevance_level is not None:  # checked by _read, before the labels were read
         values = np.where(present, (values >= relevance_level).astype(np.float64), np.nan)
         return values, np.array([0.0, 1.0])
     if grades is None:

@@ -58,9 +58,15 @@ def evaluate_avgjg(run, qrels_jg, *, qids=None, relevance_level: float = 1,
     Raises
     ------
     InputError
-        A document ranked twice for a query.
+        A document ranked twice for a query; ``relevance_level`` not a finite number > 0,
+        ``judged_only`` not a bool (checked before any work).
     """
+    from trunc_accessor.metrics.conventions import check_level
     from trunc_accessor.metrics.prefs import trec_ranking
+    from trunc_accessor.metrics.registry import check_bool, checked
+
+    relevance_level = check_level(relevance_level)
+    judged_only = checked("judged_only", check_bool, judged_only)
 
     ranked = trec_ranking(run, docid_descending=True)
     ranked = ranked.with_columns(pl.int_range(1, pl.len() + 1).over("qid").alias("_pos"))

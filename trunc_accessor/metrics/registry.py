@@ -1,4 +1,4 @@
-"""Metric declarations, the ``"ndcg@10"`` string form, and the ``evaluate`` loop.
+"""Metric declarations and the ``"ndcg@10"`` string form.
 
 A metric is declared once (``register``): name, aliases, typed parameters with defaults
 and checks, kernel, citation and docstring. That one declaration gives the accessor method
@@ -23,7 +23,7 @@ import numpy as np
 
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.errors import ParameterError
-from trunc_accessor.warn import SubtopicWarning, warn
+from trunc_accessor.metrics.conventions import UNDEFINED_RULE, check_level
 
 # --------------------------------------------------------------------------- parameters
 # A check takes a value and returns it normalised, or raises a ValueError whose message
@@ -116,39 +116,6 @@ def check_gains(g):
             out[pair[0]] = pair[1]
         return tuple(sorted(out.items()))
     raise ValueError(f"must be None, 'exponential' or a mapping grade → gain, not {g!r}")
-
-
-def check_level(level) -> float:
-    """relevance_level: a finite number > 0. Grades at or above it are relevant; an
-    unjudged document counts as grade 0, so it is never relevant."""
-    if not is_real(level) or not math.isfinite(level) or level <= 0:
-        raise ParameterError(
-            f"relevance_level must be a finite number > 0 (grades ≥ it are relevant; unjudged "
-            f"documents count as grade 0 and are never relevant), not {level!r}")
-    return float(level)
-
-
-UNDEFINED = ("zero", "nan")
-UNDEFINED_RULE = ("An undefined value is 0 by default (``undefined=\"zero\"``), as trec_eval, "
-                  "pytrec_eval, ir_measures and ranx give it, so it counts in means; "
-                  "``undefined=\"nan\"`` gives NaN (pandas) / null (Polars), left out of means.")
-
-
-def check_undefined(undefined) -> str:
-    """The ``undefined=`` rule of a call: "zero" (default) or "nan"."""
-    if not isinstance(undefined, str) or undefined not in UNDEFINED:
-        raise ParameterError(
-            f"undefined= must be 'zero' (an undefined value, e.g. AP of a query with no "
-            f"relevant document, is 0, as trec_eval, pytrec_eval, ir_measures and ranx give it) "
-            f"or 'nan' (NaN in pandas, null in Polars, left out of means), not {undefined!r}")
-    return undefined
-
-
-def apply_undefined(values: np.ndarray, undefined: str) -> np.ndarray:
-    """Per-query values with the call's rule for undefined (NaN) values applied."""
-    if undefined == "zero":
-        return np.nan_to_num(values, nan=0.0, posinf=np.inf, neginf=-np.inf)
-    return values
 
 
 def checked(name: str, check: Callable[[Any], Any], value):
@@ -401,59 +368,6 @@ def _literal(s: str):
     if not isinstance(v, (int, float)) or isinstance(v, bool):
         raise ParameterError(s)
     return v
-
-
-ADHOC_READINGS = {
-    "largest": "each document's largest grade over the subtopics (relevant to the query when "
-               "relevant to any subtopic)",
-    "last": "the grade of each document's last line in the qrels, as the dictionaries of "
-            "pytrec_eval and ir_measures keep it",
-}
-
-
-# the advice of the warning below in Python; the command line gives its own (cli)
-ADHOC_HINT = ("; evaluate(..., like='ir_measures' or 'pytrec_eval') reads the last line's "
-              "grade, as those libraries do")
-
-
-def subtopic_warning(prep: Prepared, parts, like=None) -> None:
-    """The ``SubtopicWarning`` of a call whose qrels judge several subtopics a query
-    and that asks for ad hoc measures: ``parts`` lists (measures, rule) pairs, one per way
-    the call read the diversity qrels (``frames.adhoc_qrels``), a measure given as a
-    ``Measure`` or as a name (``"crp"``); ``like``: the call's preset."""
-    aspects = getattr(prep, "aspects", None)
-    if aspects is None or not aspects.several:
-        return
-    said = []
-    for measures, rule in parts:
-        names = sorted({m if isinstance(m, str) else m.label for m in measures
-                        if isinstance(m, str) or not m.metric.subtopics})
-        if names:
-            said.append(f"{', '.join(names)} read {ADHOC_READINGS[rule]}")
-    if not said:
-        return
-    hint = ADHOC_HINT if like is None else ""
-    warn(f"the qrels judge several subtopics a query: {'; '.join(said)}{hint}",
-         SubtopicWarning)
-
-
-def evaluate_prepared(prep: Prepared, measures, relevance_level: float = 1,
-                      adhoc: str | None = "largest") -> dict[str, np.ndarray]:
-    """Every measure on one preparation: {label: per-segment values}. ``adhoc``: how the
-    preparation read diversity qrels for ad hoc measures (``frames.adhoc_qrels``), said
-    in the ``SubtopicWarning`` (None: the caller says it)."""
-    level = check_level(relevance_level)
-    out: dict[str, np.ndarray] = {}
-    if adhoc is not None:
-        subtopic_warning(prep, [(measures, adhoc)])
-    for m in measures:
-        if m.label in out:
-            continue
-        if prep.n_segments == 0:  # nothing to score: no kernel runs
-            out[m.label] = np.zeros(0)
-            continue
-        out[m.label] = np.asarray(m.compute(prep, level), dtype=np.float64)
-    return out
 
 
 @dataclass

@@ -17,6 +17,8 @@ import polars as pl
 
 from trunc_accessor._typing import Axes, Frame
 from trunc_accessor.engine import evaluation as engine
+from trunc_accessor.engine import options as _options
+from trunc_accessor.engine.options import Options
 from trunc_accessor.errors import InputError
 from trunc_accessor.plot._common import (
     _check_ax,
@@ -54,6 +56,16 @@ def plot_crp(run: Frame, qrels: Frame, qids: Sequence[Any] | None = None, *,
     ``ties``, ``by``, ``relevance_level`` as ``run.ir.crp``. Returns the Figure; its
     ``axes`` hold one panel per query (R = 0: an empty panel saying so).
     """
+    options = _options.options(ties=ties, relevance_level=relevance_level)
+    return _crp_figure(run, qrels, qids, options, depth=_options.check_depth(depth), by=by,
+                       ncols=ncols, figsize=figsize)
+
+
+def _crp_figure(run: Frame, qrels: Frame, qids: Sequence[Any] | None, options: Options, *,
+                depth: int | None, by: str | Sequence[str] | None, ncols: int,
+                figsize: tuple[float, float] | None) -> Any:
+    """``plot_crp`` with the call's options and depth checked
+    (``trunc_accessor.engine.options``)."""
     label = "plot_crp"
     ncols = _whole(ncols, "ncols", label, 1)
     if qids is not None and not isinstance(qids, (str, int)) and (
@@ -73,8 +85,7 @@ def plot_crp(run: Frame, qrels: Frame, qids: Sequence[Any] | None = None, *,
                              f"draws fewer than 2**23 pixels a side, {2 ** 23 / dpi:,.0f} "
                              f"inches at the figure's {dpi:g} dpi")
     plt = _pyplot()
-    frame, cols = engine.crp(run, qrels, "references", depth=depth, by=by, ties=ties,
-                             relevance_level=relevance_level)
+    frame, cols = engine.crp(run, qrels, "references", options, depth=depth, by=by)
     qid = cols.run_qid
     names = frame[qid].cast(pl.String)
     if qids is None:

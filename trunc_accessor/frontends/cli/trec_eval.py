@@ -448,7 +448,7 @@ _CLI_ADHOC_HINT = ("; --no-subtopics reads the second field as trec_eval's itera
 
 
 def _one_line_warnings(prog: str = "trunc-accessor"):
-    from trunc_accessor.metrics.registry import ADHOC_HINT
+    from trunc_accessor.engine.evaluation import ADHOC_HINT
     from trunc_accessor.warn import SubtopicWarning
 
     def show(message, category, filename, lineno, file=None, line=None):
