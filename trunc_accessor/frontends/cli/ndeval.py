@@ -48,9 +48,9 @@ def build_parser():
     """``trunc-accessor-ndeval``'s options: ndeval's (``-c``, ``-M``, ``-alpha``, ``-beta``,
     ``-traditional``, ``-help``, ``-version``) and the library's ``--ties`` and ``-l``."""
     from trunc_accessor import __version__
-    from trunc_accessor.frontends.cli.trec_eval import _Parser
+    from trunc_accessor.frontends.cli.options import Parser
 
-    ap = _Parser(
+    ap = Parser(
         prog="trunc-accessor-ndeval", add_help=False,
         description="The TREC Web track's ndeval (version 4.5) for novelty and diversity: "
                     "a CSV of ERR-IA, nERR-IA, alpha-DCG, alpha-nDCG at 5, 10 and 20, NRBP, "

@@ -116,7 +116,7 @@ def evaluate(args, error):
     error class."""
     import polars as pl
 
-    from trunc_accessor.frontends.cli.trec_eval import Block
+    from trunc_accessor.frontends.cli.output import Block
     from trunc_accessor.io.read import read_run
     from trunc_accessor.metrics.avgjg import P_CUTOFFS, RPREC_MULTS, evaluate_avgjg
 
