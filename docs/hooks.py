@@ -76,7 +76,7 @@ def ranx_names() -> dict[str, str]:
     (``mrr``, ``hits``, ``r-precision``, ``ndcg_burges``, …) and ranx's names that are also
     the library's (``precision``, ``recall``, ``f1``, ``ndcg``, …), as the parser and
     ``--list`` accept them."""
-    from trunc_accessor.frontends.cli.trec_eval import RANX_SAME
+    from trunc_accessor.frontends.cli.output import RANX_SAME
     from trunc_accessor.metrics import names
 
     found = {name: entry if isinstance(entry, str) else entry[0]

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import trunc_accessor as ta
-from trunc_accessor.core import prepare
+from trunc_accessor.core import joins
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
@@ -50,7 +50,7 @@ def test_colliding_hashes_fall_back_to_exact_passes(example, monkeypatch):
     reference = _pytrec(run, qrels)
     _check(run.ir.evaluate(qrels, list(OURS), ties="trec_eval9"), reference)
     # a hash with four values: almost every join key and duplicate key collides
-    monkeypatch.setattr(prepare, "_hash",
+    monkeypatch.setattr(joins, "hash_values",
                         lambda values, seed=0: (values.hash(seed) % 4).to_numpy())
     _check(run.ir.evaluate(qrels, list(OURS), ties="trec_eval9"), reference)
     with pytest.raises(ValueError, match="appears twice"):

@@ -14,13 +14,20 @@ document's grade is its largest over the subtopics), an ``Aspects``:
 Subtopics are numbered per call by a global code (one per (qid, subtopic)); grades ≤ 0
 (not relevant, and −2 for spam) are no pairs at all, as in ndeval, which reads only
 positive judgments as relevant.
+
+The diversity qrels' own columns are read here too: ``subtopic_column`` (subtopic ids,
+held as qids are) and ``check_weights`` (a weight per subtopic).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
+
+from trunc_accessor.core.keys import _where
+from trunc_accessor.errors import InputError
 
 
 @dataclass(eq=False)
@@ -106,3 +113,66 @@ def build_aspects(pairs: pl.DataFrame, code_q: np.ndarray, several: bool,
                    rel=rel[hit_pairs], code_q=code_q, j_code=code,
                    j_doc=pairs["doc"].to_numpy().astype(np.int64, copy=False), j_rel=rel,
                    several=several, code_w=code_w)
+
+
+# --------------------------------------------------------------------------- the qrels' columns
+def subtopic_column(values: pl.Series, name: str = "subtopic") -> pl.Series:
+    """A diversity qrels' subtopic column (named ``name`` in the qrels) as ``subtopic``:
+    subtopic ids, held as qids are (integers or strings). Whole numbers become Int64 (they
+    then sort as numbers, as ndeval numbers them), or UInt64 where some reach 2^63, or
+    their decimal digits beyond; a float column's whole values count as whole numbers (a
+    pandas integer column with a missing value is float), its other values as their text;
+    NaN is missing. Any other type (lists, booleans, dates, …) is an `InputError`
+    naming the column."""
+    dtype = values.dtype
+    if dtype == pl.Null:
+        return values.cast(pl.Int64).alias("subtopic")
+    if dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum)):
+        return values.cast(pl.String).alias("subtopic")
+    if not (dtype.is_integer() or dtype.is_float()):
+        raise InputError(f"qrels column {name!r} must hold subtopic ids (integers or "
+                         f"strings), not {dtype}")
+    if dtype.is_float():
+        values = values.fill_nan(None)
+        if values.is_infinite().any():
+            raise InputError(f"qrels column {name!r} holds an infinite value "
+                             f"({values.filter(values.is_infinite())[0]}): subtopic ids are "
+                             "integers or strings")
+        whole = values.drop_nulls()
+        if not (whole == whole.round()).all():
+            return values.cast(pl.String).alias("subtopic")
+    present = values.drop_nulls()
+    lo, hi = ((int(cast(Any, present.min())), int(cast(Any, present.max())))
+              if len(present) else (0, 0))  # whole numbers here: int() is exact
+    kind: pl.DataType
+    if -2 ** 63 <= lo and hi < 2 ** 63:
+        kind = pl.Int64()
+    elif lo >= 0 and hi < 2 ** 64:
+        kind = pl.UInt64()
+    else:  # beyond 64 bits (a float such as 1e30, a 128-bit integer): the value as text
+        return values.cast(pl.String).alias("subtopic")
+    return values.cast(kind).alias("subtopic")
+
+
+def check_weights(q: pl.DataFrame) -> None:
+    """Subtopic weights: finite, ≥ 0, one per (qid, subtopic), not all 0 over the subtopics
+    of a qid that have a relevant document."""
+    bad = q["weight"].is_null() | q["weight"].is_nan() | q["weight"].is_infinite() \
+        | (q["weight"] < 0)
+    if bad.any():
+        row = q.filter(bad).row(0, named=True)
+        raise InputError(f"qrels column 'weight' must hold finite weights ≥ 0; it holds "
+                         f"{row['weight']!r} for {_where(row, ['qid', 'subtopic', 'docid'])}")
+    several = (q.group_by("qid", "subtopic").agg(pl.col("weight").n_unique().alias("n"))
+               .filter(pl.col("n") > 1))
+    if several.height:
+        row = several.row(0, named=True)
+        raise InputError(f"qrels column 'weight' gives subtopic {row['subtopic']!r} of qid "
+                         f"{row['qid']!r} several weights: a subtopic has one weight")
+    none = (q.filter(pl.col("rel") > 0).group_by("qid", maintain_order=True)
+            .agg(pl.col("weight").max()).filter(pl.col("weight") == 0))
+    if none.height:
+        raise InputError(f"qrels column 'weight' gives every subtopic of qid "
+                         f"{none['qid'][0]!r} with a relevant document weight 0: the measures "
+                         "scale a query's weights to sum to its number of subtopics, so at "
+                         "least one must be positive")

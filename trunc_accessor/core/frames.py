@@ -20,11 +20,12 @@ no judged document at all, one ``IdentifierWarning`` says so
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+from typing import cast
 
 import numpy as np
 import polars as pl
 
+from trunc_accessor.core.aspects import check_weights, subtopic_column
 from trunc_accessor.core.columns import (
     Columns,
     RunColumns,
@@ -42,6 +43,7 @@ from trunc_accessor.core.keys import (
     check_schema,
     key_types,
     may_repeat,
+    mismatch_message,
     recode_systems,
     system_codes,
 )
@@ -115,8 +117,20 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
         for c in names:
             _check_float_ids(frame, c, label)
     kt = key_types(run.schema, qrels.schema, cols, queries)
-    id_note = _mismatch_message(run.schema, qrels.schema, cols, kt) if kt.mismatch else ""
+    id_note = mismatch_message(run.schema, qrels.schema, cols, kt) if kt.mismatch else ""
+    r, systems = _canonical_run(run, cols, kt, systems)
+    q = _canonical_qrels(qrels, cols, kt)
+    subtopics = None
+    if cols.subtopic:
+        q, subtopics = adhoc_qrels(q, adhoc), q
+    return Canonical(run=r, qrels=q, queries=_canonical_queries(queries, kt), systems=systems,
+                     key_types=kt, cols=cols, id_note=id_note, subtopics=subtopics)
 
+
+def _canonical_run(run: pl.DataFrame, cols: Columns, kt: KeyTypes,
+                   given: pl.DataFrame | None) -> tuple[pl.DataFrame, pl.DataFrame | None]:
+    """The run as ``[_sys,] qid, docid, score[, rank]`` and its systems (the by… keys, row
+    i for ``_sys`` i; ``given``: those of the whole call), checked for missing values."""
     by_tmp = [f"_by{i}" for i in range(len(cols.by))]  # user names never enter the engine
     run_exprs = [pl.col(b).alias(t) for b, t in zip(cols.by, by_tmp)] + [
         pl.col(cols.run_qid).cast(kt.qid).alias("qid"),
@@ -128,20 +142,26 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
                                       pl.UInt16, pl.UInt32)
         run_exprs.append(pl.col("rank").cast(pl.Int64 if fits else pl.Float64))
     r = run.select(run_exprs)
-    given, systems = systems, None
+    systems = None
     if cols.by:
         r, systems = system_codes(r, by_tmp)
         systems = systems.rename(dict(zip(by_tmp, cols.by)))
         if given is not None:
             r, systems = recode_systems(r, systems, given), given
+    _check_run_values(r, cols.has_rank, systems)
+    return r, systems
 
+
+def _check_run_values(r: pl.DataFrame, has_rank: bool, systems: pl.DataFrame | None) -> None:
+    """A missing qid or docid, a missing or NaN score, a missing, NaN or infinite rank is
+    an error naming the row."""
     for col in ("qid", "docid"):
         if r[col].null_count():
             row = r.filter(r[col].is_null()).row(0, named=True)
             raise InputError(f"run column {col!r} has a missing value (row "
                              f"{_row_label(row, systems, ['qid', 'docid'])})")
     checks = (("score", "missing or NaN"),) + ((("rank", "missing, NaN or infinite"),)
-                                               if cols.has_rank else ())
+                                               if has_rank else ())
     for col, what in checks:
         bad = r[col].is_null()
         if r.schema[col].is_float():
@@ -152,6 +172,12 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
             row = r.filter(bad).row(0, named=True)
             raise InputError(f"run column {col!r} is {what} for "
                              f"{_row_label(row, systems, ['qid', 'docid'])}")
+
+
+def _canonical_qrels(qrels: pl.DataFrame, cols: Columns, kt: KeyTypes) -> pl.DataFrame:
+    """The qrels as ``qid, docid, rel[, subtopic][, weight]``: no missing id, finite
+    grades, each judgment once (the same judgment twice is harmless; two grades are an
+    error), valid subtopic weights."""
     q = qrels.select(
         pl.col(cols.qrels_qid).cast(kt.qid).alias("qid"),
         pl.col(cols.qrels_docid).cast(kt.docid).alias("docid"),
@@ -169,95 +195,41 @@ def normalise(run: pl.DataFrame, qrels: pl.DataFrame, cols: Columns,
     if bad.any():
         raise InputError(f"qrels grade is missing, NaN or infinite for "
                          f"{_where(q.filter(bad).row(0, named=True), ['qid', 'docid'])}")
-    judgment = ["qid", "docid"] + (["subtopic"] if cols.subtopic else [])
-    if may_repeat(q, judgment):
-        q = q.unique(maintain_order=True)  # the same judgment twice is harmless
-        conflict = q.select(pl.struct(judgment).is_duplicated()).to_series()
-        if conflict.any():
-            row = q.filter(conflict).row(0, named=True)
-            grades = q.filter(pl.all_horizontal(pl.col(c) == row[c] for c in judgment))["rel"]
-            of = f" for subtopic {row['subtopic']!r}" if cols.subtopic else ""
-            raise InputError(
-                f"qrels give document {row['docid']!r} of qid {row['qid']!r} conflicting "
-                f"grades {sorted(set(grades.to_list()))}{of}")
-    subtopics = None
+    q = _unique_judgments(q, ["qid", "docid"] + (["subtopic"] if cols.subtopic else []),
+                          bool(cols.subtopic))
     if cols.weight:
-        _check_weights(q)
-    if cols.subtopic:
-        q, subtopics = adhoc_qrels(q, adhoc), q
-
-    qs = None
-    if queries is not None:
-        try:
-            qs = queries.cast(kt.qid, strict=True).alias("qid")
-        except Exception:  # noqa: BLE001 - Polars' cast errors vary by version
-            raise InputError(f"queries= holds values that are not {kt.qid} qids") from None
-        if qs.is_null().any():
-            raise InputError("queries= holds a missing qid")
-    return Canonical(run=r, qrels=q, queries=qs, systems=systems, key_types=kt, cols=cols,
-                     id_note=id_note, subtopics=subtopics)
+        check_weights(q)
+    return q
 
 
-def subtopic_column(values: pl.Series, name: str = "subtopic") -> pl.Series:
-    """A diversity qrels' subtopic column (named ``name`` in the qrels) as ``subtopic``:
-    subtopic ids, held as qids are (integers or strings). Whole numbers become Int64 (they
-    then sort as numbers, as ndeval numbers them), or UInt64 where some reach 2^63, or
-    their decimal digits beyond; a float column's whole values count as whole numbers (a
-    pandas integer column with a missing value is float), its other values as their text;
-    NaN is missing. Any other type (lists, booleans, dates, …) is an `InputError`
-    naming the column."""
-    dtype = values.dtype
-    if dtype == pl.Null:
-        return values.cast(pl.Int64).alias("subtopic")
-    if dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum)):
-        return values.cast(pl.String).alias("subtopic")
-    if not (dtype.is_integer() or dtype.is_float()):
-        raise InputError(f"qrels column {name!r} must hold subtopic ids (integers or "
-                         f"strings), not {dtype}")
-    if dtype.is_float():
-        values = values.fill_nan(None)
-        if values.is_infinite().any():
-            raise InputError(f"qrels column {name!r} holds an infinite value "
-                             f"({values.filter(values.is_infinite())[0]}): subtopic ids are "
-                             "integers or strings")
-        whole = values.drop_nulls()
-        if not (whole == whole.round()).all():
-            return values.cast(pl.String).alias("subtopic")
-    present = values.drop_nulls()
-    lo, hi = ((int(cast(Any, present.min())), int(cast(Any, present.max())))
-              if len(present) else (0, 0))  # whole numbers here: int() is exact
-    kind: pl.DataType
-    if -2 ** 63 <= lo and hi < 2 ** 63:
-        kind = pl.Int64()
-    elif lo >= 0 and hi < 2 ** 64:
-        kind = pl.UInt64()
-    else:  # beyond 64 bits (a float such as 1e30, a 128-bit integer): the value as text
-        return values.cast(pl.String).alias("subtopic")
-    return values.cast(kind).alias("subtopic")
+def _unique_judgments(q: pl.DataFrame, judgment: list[str], subtopic: bool) -> pl.DataFrame:
+    """The qrels with each ``judgment`` (qid, docid[, subtopic]) once: a repeated row is
+    dropped, two grades for one judgment are an error."""
+    if not may_repeat(q, judgment):
+        return q
+    q = q.unique(maintain_order=True)  # the same judgment twice is harmless
+    conflict = q.select(pl.struct(judgment).is_duplicated()).to_series()
+    if conflict.any():
+        row = q.filter(conflict).row(0, named=True)
+        grades = q.filter(pl.all_horizontal(pl.col(c) == row[c] for c in judgment))["rel"]
+        of = f" for subtopic {row['subtopic']!r}" if subtopic else ""
+        raise InputError(
+            f"qrels give document {row['docid']!r} of qid {row['qid']!r} conflicting "
+            f"grades {sorted(set(grades.to_list()))}{of}")
+    return q
 
 
-def _check_weights(q: pl.DataFrame) -> None:
-    """Subtopic weights: finite, ≥ 0, one per (qid, subtopic), not all 0 over the subtopics
-    of a qid that have a relevant document."""
-    bad = q["weight"].is_null() | q["weight"].is_nan() | q["weight"].is_infinite() \
-        | (q["weight"] < 0)
-    if bad.any():
-        row = q.filter(bad).row(0, named=True)
-        raise InputError(f"qrels column 'weight' must hold finite weights ≥ 0; it holds "
-                         f"{row['weight']!r} for {_where(row, ['qid', 'subtopic', 'docid'])}")
-    several = (q.group_by("qid", "subtopic").agg(pl.col("weight").n_unique().alias("n"))
-               .filter(pl.col("n") > 1))
-    if several.height:
-        row = several.row(0, named=True)
-        raise InputError(f"qrels column 'weight' gives subtopic {row['subtopic']!r} of qid "
-                         f"{row['qid']!r} several weights: a subtopic has one weight")
-    none = (q.filter(pl.col("rel") > 0).group_by("qid", maintain_order=True)
-            .agg(pl.col("weight").max()).filter(pl.col("weight") == 0))
-    if none.height:
-        raise InputError(f"qrels column 'weight' gives every subtopic of qid "
-                         f"{none['qid'][0]!r} with a relevant document weight 0: the measures "
-                         "scale a query's weights to sum to its number of subtopics, so at "
-                         "least one must be positive")
+def _canonical_queries(queries: pl.Series | None, kt: KeyTypes) -> pl.Series | None:
+    """queries= as qids of the call's qid type, without a missing one."""
+    if queries is None:
+        return None
+    try:
+        qs = queries.cast(kt.qid, strict=True).alias("qid")
+    except Exception:  # noqa: BLE001 - Polars' cast errors vary by version
+        raise InputError(f"queries= holds values that are not {kt.qid} qids") from None
+    if qs.is_null().any():
+        raise InputError("queries= holds a missing qid")
+    return qs
 
 
 ADHOC_RULES = ("largest", "last", "refuse")
@@ -287,18 +259,6 @@ def adhoc_qrels(subtopic_qrels: pl.DataFrame, rule: str = "largest") -> pl.DataF
                 "pass qrels without the subtopic column (one grade per document), or leave "
                 "like='trec_eval' out to read each document's largest grade")
     return grouped.agg(pl.col("rel").max())  # (a weight column stays with the subtopics)
-
-
-def _mismatch_message(run_schema, qrels_schema, cols: Columns, kt: KeyTypes) -> str:
-    parts = []
-    for name in kt.mismatch:
-        rc = cols.run_qid if name == "qid" else cols.run_docid
-        qc = cols.qrels_qid if name == "qid" else cols.qrels_docid
-        parts.append(f"run column {rc!r} is {run_schema[rc]} but qrels column {qc!r} is "
-                     f"{qrels_schema[qc]}")
-    return ("; ".join(parts) + ": they are compared as strings (an integer as its decimal "
-            "digits), so 7 matches '7' but not '007' or ' 7'. Give both frames the same type "
-            "to silence this warning.")
 
 
 # --------------------------------------------------------------------------- back out

@@ -94,6 +94,21 @@ def key_types(run_schema: pl.Schema, qrels_schema: pl.Schema, cols: Columns,
 # --------------------------------------------------------------------------- dtypes
 
 
+def mismatch_message(run_schema: pl.Schema, qrels_schema: pl.Schema, cols: Columns,
+                     kt: KeyTypes) -> str:
+    """Why the run's and the qrels' ids are compared as strings (their types differ), as
+    said in an ``IdentifierWarning``."""
+    parts = []
+    for name in kt.mismatch:
+        rc = cols.run_qid if name == "qid" else cols.run_docid
+        qc = cols.qrels_qid if name == "qid" else cols.qrels_docid
+        parts.append(f"run column {rc!r} is {run_schema[rc]} but qrels column {qc!r} is "
+                     f"{qrels_schema[qc]}")
+    return ("; ".join(parts) + ": they are compared as strings (an integer as its decimal "
+            "digits), so 7 matches '7' but not '007' or ' 7'. Give both frames the same type "
+            "to silence this warning.")
+
+
 def check_schema(run_schema: pl.Schema, qrels_schema: pl.Schema, cols: Columns) -> None:
     """Checks that need only the dtypes (done at call time, also for LazyFrames)."""
     if not _numeric(run_schema["score"]):

@@ -39,6 +39,27 @@ class Notes:
             self.judged_rows = self.judged_rows + judged_rows
             self.judged_queries = self.judged_queries + judged_queries
 
+    def count_ids(self, seg: np.ndarray, grade: np.ndarray, q_counts: np.ndarray, n_sys: int,
+                  run: pl.DataFrame, source: np.ndarray | None) -> None:
+        """Count, per system, the judged documents retrieved and the judged queries answered
+        (a system with none of the first and some of the second probably uses other ids:
+        ``finish`` warns), and keep an example and hints for such a system.
+        ``seg``/``grade``: the prepared rows (ranking order, segment = system·Q + q);
+        ``q_counts``: the judged documents of each of the Q scored qids; ``source``: the run
+        row of each prepared row (None: the same index)."""
+        if not len(seg):
+            return
+        n_q = len(q_counts)
+        judged_rows = np.bincount(seg[~np.isnan(grade)] // n_q, minlength=n_sys)
+        length = np.bincount(seg, minlength=n_sys * n_q)
+        answered = (length > 0) & (q_counts[np.arange(n_sys * n_q) % n_q] > 0)
+        judged_queries = np.bincount(np.arange(n_sys * n_q) // n_q, weights=answered,
+                                     minlength=n_sys)
+        self.add_counts(judged_rows, judged_queries)
+        for code in np.flatnonzero((judged_rows == 0) & (judged_queries > 0)):  # per system
+            if int(code) not in self.blind_examples:
+                self.blind_examples[int(code)] = _blind_example(seg, n_q, int(code), run, source)
+
     def merge(self, other: Notes) -> None:
         """Add the notes of another batch of the same call."""
         self.id_note = other.id_note or self.id_note
@@ -92,3 +113,21 @@ class Notes:
              f"qrels (e.g. docid {docid!r} for qid {qid!r}): every value will be as if "
              f"nothing relevant was found. Likely causes: {'; '.join(hints)}.",
              IdentifierWarning)
+
+
+def _blind_example(seg: np.ndarray, n_q: int, code: int, run: pl.DataFrame,
+                   source: np.ndarray | None) -> tuple:
+    """(docid, qid, hints) of the first run row of system ``code``; the hints name what
+    its docids look like (leading or trailing whitespace, leading zeros)."""
+    rows = np.arange(*np.searchsorted(seg, [code * n_q, (code + 1) * n_q]))
+    if source is not None:
+        rows = np.sort(source[rows])
+    example = run.row(int(rows[0]), named=True)
+    docids = run["docid"].gather(pl.Series(rows[:1000]))
+    hints = []
+    if docids.dtype == pl.String:
+        if (docids.str.strip_chars() != docids).any():
+            hints.append("docids with leading or trailing whitespace")
+        if docids.str.contains(r"^0\d").any():
+            hints.append("docids with leading zeros")
+    return example["docid"], example["qid"], hints

@@ -16,13 +16,22 @@ Kernels never see a frame: they read a ``Prepared``.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import polars as pl
 
 from trunc_accessor.core.aspects import build_aspects, judged_pairs
 from trunc_accessor.core.columns import SYS
 from trunc_accessor.core.frames import number_list, whole_number
-from trunc_accessor.core.keys import check_duplicate_documents, qid_sort_keys
+from trunc_accessor.core.joins import (
+    check_duplicates,
+    judged_grades,
+    judged_hits,
+    run_keys,
+    scored_index,
+)
+from trunc_accessor.core.keys import qid_sort_keys
 from trunc_accessor.core.notes import Notes
 from trunc_accessor.core.prepared import Prepared, build, empty, score_boundaries
 from trunc_accessor.errors import InputError
@@ -56,121 +65,28 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
     if isinstance(run, list):  # handed over: ours to free once its arrays are built
         run = run.pop()
     assert isinstance(run, pl.DataFrame)
-    by = [SYS] if systems is not None else []
-
-    # which qids are scored: every qrels qid, and queries=
-    scored = qrels.select("qid")
-    if queries is not None and len(queries):
-        scored = pl.concat([scored, queries.to_frame("qid").cast(scored.schema)])
-    scored = scored.unique()
-    scored = scored.sort(qid_sort_keys(scored, "qid")).with_row_index("_q")
-    no_qid = pl.Series(qid_name, [], dtype=scored.schema["qid"])
-    key_frame = systems.clear().with_columns(no_qid) if systems is not None else no_qid.to_frame()
-    if scored.height == 0 and notes is not None:
-        # a batch of a larger call without a scored qid: its rows are dropped
-        notes.rows += run.height
-        notes.dropped_rows += run.height
-        if run.height:
-            notes.dropped_qids += run["qid"].n_unique()
-            if notes.dropped_example is None:
-                notes.dropped_example = run["qid"][0]
-        return empty(key_frame, ties)
-    if scored.height == 0:
-        warn("nothing to score: the qrels are empty and queries= names no qid, so the result "
-             "is empty", EmptyResultWarning)
-        return empty(key_frame, ties)
-    if systems is not None and systems.height == 0:
-        warn("nothing to score: the run is empty and by= finds no system in it, so the result "
-             "is empty", EmptyResultWarning)
-        return empty(key_frame, ties)
-
-    n_q = scored.height
-    n_sys = systems.height if systems is not None else 1
-    sys_code = run[SYS].to_numpy().astype(np.int64, copy=False) if by else None
-
-    # which scored qid each row answers (-1: not scored), found for runs of equal
-    # (system, qid) rows: a grouped run costs one small join, not one per row
-    q_row = _scored_index(run, scored, by)
+    scored = _scored_qids(qrels, queries)
+    if scored.height == 0 or (systems is not None and systems.height == 0):
+        return _nothing_to_score(run, scored, systems, qid_name, ties, notes)
     say_now = notes is None
     notes = Notes(id_note=id_note) if notes is None else notes
-    notes.rows += run.height
-    if notes.scored_example is None:
-        notes.scored_example = scored["qid"][0]
-    keep = None
-    if run.height and q_row.min() < 0:
-        dropped = q_row < 0
-        qids = run["qid"].filter(pl.Series(dropped))
-        notes.dropped_rows += qids.len()
-        notes.dropped_qids += qids.n_unique()
-        if notes.dropped_example is None:
-            notes.dropped_example = qids[0]
-        keep = np.flatnonzero(~dropped)
-
     # the qrels' qids as indices among the scored ones (every qrels qid is scored)
     q_index = (qrels.select("qid").join(scored, on="qid", how="left", maintain_order="left")
                ["_q"].to_numpy().astype(np.int64, copy=False))
-
-    # one 64-bit key of (scored qid, docid hash) per row joins the qrels, then, sorted in
-    # place, checks duplicates (both exact: a hash join's hits are compared as values, a
-    # repeated key sends the exact duplicate check)
-    doc_hash = _hash(run["docid"])
-    run_key = _key(doc_hash, q_row)
-    grade = _grades(run, qrels, q_row, run_key, q_index)
-    aspect_hits = None
-    if subtopics is not None:
-        pairs, code_q, several, code_w = judged_pairs(subtopics, scored)
-        hit_rows, hit_pairs = _hits(run, pairs, q_row, run_key,
-                                    pairs["_q"].to_numpy().astype(np.int64, copy=False),
-                                    unique=False)
-        aspect_hits = pairs, code_q, several, code_w, hit_rows, hit_pairs
-    _check_duplicates(run, sys_code, q_row, doc_hash, run_key, systems)
-    del doc_hash, run_key
-    # segment = sys·Q + q, system-major
-    seg = q_row if sys_code is None else sys_code * n_q + q_row
-    del sys_code, q_row
-    score = run["score"].to_numpy().astype(np.float64, copy=False)
-    rank = run["rank"].to_numpy() if "rank" in run.columns else None
-    if keep is not None:
-        seg, grade, score = seg[keep], grade[keep], score[keep]
-        rank = rank[keep] if rank is not None else None
-
-    # order: rank ascending, else score descending; nothing is moved when the rows are in
-    # ranking order already
-    order = _ranking_order(run, keep, seg, score, rank, ties)
-    if order is not None:
-        seg, grade, score = seg[order], grade[order], score[order]
-    del rank
-    source = keep if order is None else (order if keep is None else keep[order])
-    if judged_only:
-        with np.errstate(invalid="ignore"):
-            judged = np.flatnonzero(grade >= 0)  # NaN (unjudged) and negative grades go
-        seg, grade, score = seg[judged], grade[judged], score[judged]
-        source = judged if source is None else source[judged]
-    boundary = score_boundaries(score) if ties == "average" else None
-    del score  # the tie groups need only where the score changes
-
-    q_counts = np.bincount(q_index, minlength=n_q)
-    q_offsets = np.zeros(n_q + 1, dtype=np.int64)
-    np.cumsum(q_counts, out=q_offsets[1:])
-    q_grades = qrels["rel"].to_numpy().astype(np.float64, copy=False)
-    if len(q_index) > 1 and np.any(q_index[1:] < q_index[:-1]):
-        q_grades = q_grades[np.argsort(q_index, kind="stable")]
+    rows, aspect_hits = _judged_rows(run, qrels, scored, q_index, systems, notes, subtopics)
+    boundary = _order_rows(rows, run, ties, judged_only)
+    q_counts, q_offsets, q_grades = _qrels_layout(qrels, q_index, scored.height)
     if max_grade is None:
         max_grade = largest_grade(qrels)
-
-    seg_sys = np.repeat(np.arange(n_sys, dtype=np.int64), n_q)
-    seg_q = np.tile(np.arange(n_q, dtype=np.int64), n_sys)
-    qids = scored["qid"].gather(pl.Series(seg_q)).rename(qid_name)
-    keys = (systems[seg_sys].with_columns(qids) if systems is not None else qids.to_frame())
-    _note_ids(notes, seg, grade, q_counts, n_q, n_sys, run, source)
-    prepared_row = None
-    if aspect_hits is not None and source is not None:
-        prepared_row = np.full(run.height, -1, dtype=np.int64)
-        prepared_row[source] = np.arange(len(source))
-    del run, source  # the run's own columns are no longer needed (freed if not the user's)
-    prep = build(keys, seg_q, seg, grade, None, q_offsets, q_grades, max_grade, ties,
+    seg_q, keys = _segment_keys(scored, systems, qid_name)
+    notes.count_ids(rows.seg, rows.grade, q_counts, systems.height if systems is not None else 1,
+                    run, rows.source)
+    prepared_row = _prepared_row(run.height, rows.source) if aspect_hits is not None else None
+    rows.source = None
+    del run  # the run's own columns are no longer needed (freed if not the user's)
+    prep = build(keys, seg_q, rows.seg, rows.grade, None, q_offsets, q_grades, max_grade, ties,
                  boundary=boundary)
-    del seg, grade, boundary
+    del rows, boundary
     if aspect_hits is not None:
         prep.aspects = build_aspects(*aspect_hits, prepared_row)
     if say_now:
@@ -178,97 +94,179 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
     return prep
 
 
+# build_aspects' arguments but the last: the judged (document, subtopic) pairs, each code's
+# qid, several subtopics?, the codes' weights, and the (run row, pair) hits
+_AspectHits = tuple[pl.DataFrame, np.ndarray, bool, np.ndarray | None, np.ndarray, np.ndarray]
+
+
+@dataclass(eq=False)
+class _Rows:
+    """The run's rows on their way to a preparation: ``seg`` (segment = system·Q + scored
+    qid index, system-major), ``grade`` (NaN: unjudged), ``score`` and ``rank`` (until the
+    ranking order and the tie groups are found), ``source`` (the run row of each; None: the
+    same index). Each step replaces the arrays one at a time, so at most one old array is
+    held beside its new one."""
+
+    seg: np.ndarray
+    grade: np.ndarray
+    score: np.ndarray | None
+    rank: np.ndarray | None
+    source: np.ndarray | None = None
+
+    def take(self, index: np.ndarray) -> None:
+        """Keep the rows ``index`` (positions among the current rows), in that order."""
+        self.seg = self.seg[index]
+        self.grade = self.grade[index]
+        if self.score is not None:
+            self.score = self.score[index]
+        if self.rank is not None:
+            self.rank = self.rank[index]
+        self.source = index if self.source is None else self.source[index]
+
+
+def _scored_qids(qrels: pl.DataFrame, queries: pl.Series | None) -> pl.DataFrame:
+    """The scored qids: every qrels qid, and queries=; sorted, numbered ``_q``."""
+    scored = qrels.select("qid")
+    if queries is not None and len(queries):
+        scored = pl.concat([scored, queries.to_frame("qid").cast(scored.schema)])
+    scored = scored.unique()
+    return scored.sort(qid_sort_keys(scored, "qid")).with_row_index("_q")
+
+
+def _nothing_to_score(run: pl.DataFrame, scored: pl.DataFrame, systems: pl.DataFrame | None,
+                      qid_name: str, ties: str, notes: Notes | None) -> Prepared:
+    """The empty preparation of a call without a scored qid or without a system (said
+    at once), or of a batch of a larger call without a scored qid (its rows are noted as
+    dropped)."""
+    no_qid = pl.Series(qid_name, [], dtype=scored.schema["qid"])
+    key_frame = systems.clear().with_columns(no_qid) if systems is not None else no_qid.to_frame()
+    if scored.height == 0 and notes is not None:
+        notes.rows += run.height
+        notes.dropped_rows += run.height
+        if run.height:
+            notes.dropped_qids += run["qid"].n_unique()
+            if notes.dropped_example is None:
+                notes.dropped_example = run["qid"][0]
+    elif scored.height == 0:
+        warn("nothing to score: the qrels are empty and queries= names no qid, so the result "
+             "is empty", EmptyResultWarning)
+    else:
+        warn("nothing to score: the run is empty and by= finds no system in it, so the result "
+             "is empty", EmptyResultWarning)
+    return empty(key_frame, ties)
+
+
+def _judged_rows(run: pl.DataFrame, qrels: pl.DataFrame, scored: pl.DataFrame,
+                 q_index: np.ndarray, systems: pl.DataFrame | None, notes: Notes,
+                 subtopics: pl.DataFrame | None) -> tuple[_Rows, _AspectHits | None]:
+    """The run's rows of scored qids (the others are dropped and noted) with their grades,
+    and for diversity qrels the arguments of ``build_aspects`` but the last. One 64-bit key
+    of (scored qid, docid hash) per row joins the qrels, then, sorted in place, checks
+    duplicates (both exact: ``trunc_accessor.core.joins``)."""
+    sys_code = run[SYS].to_numpy().astype(np.int64, copy=False) if systems is not None else None
+    # which scored qid each row answers (-1: not scored), found for runs of equal
+    # (system, qid) rows: a grouped run costs one small join, not one per row
+    q_row = scored_index(run, scored, [SYS] if systems is not None else [])
+    notes.rows += run.height
+    if notes.scored_example is None:
+        notes.scored_example = scored["qid"][0]
+    keep = _drop_unscored(run, q_row, notes)
+    doc_hash, run_key = run_keys(run, q_row)
+    grade = judged_grades(run, qrels, q_row, run_key, q_index)
+    aspect_hits: _AspectHits | None = None
+    if subtopics is not None:
+        pairs, code_q, several, code_w = judged_pairs(subtopics, scored)
+        hit_rows, hit_pairs = judged_hits(run, pairs, q_row, run_key,
+                                          pairs["_q"].to_numpy().astype(np.int64, copy=False),
+                                          unique=False)
+        aspect_hits = pairs, code_q, several, code_w, hit_rows, hit_pairs
+    check_duplicates(run, sys_code, q_row, doc_hash, run_key, systems)
+    del doc_hash, run_key
+    seg = q_row if sys_code is None else sys_code * scored.height + q_row
+    del sys_code, q_row
+    rows = _Rows(seg, grade, run["score"].to_numpy().astype(np.float64, copy=False),
+                 run["rank"].to_numpy() if "rank" in run.columns else None)
+    del seg, grade
+    if keep is not None:
+        rows.take(keep)
+    return rows, aspect_hits
+
+
+def _drop_unscored(run: pl.DataFrame, q_row: np.ndarray, notes: Notes) -> np.ndarray | None:
+    """The rows to keep when some answer a qid that is not scored (None: every row); the
+    dropped rows and qids are noted."""
+    if not run.height or q_row.min() >= 0:
+        return None
+    dropped = q_row < 0
+    qids = run["qid"].filter(pl.Series(dropped))
+    notes.dropped_rows += qids.len()
+    notes.dropped_qids += qids.n_unique()
+    if notes.dropped_example is None:
+        notes.dropped_example = qids[0]
+    return np.flatnonzero(~dropped)
+
+
+def _order_rows(rows: _Rows, run: pl.DataFrame, ties: str,
+                judged_only: bool) -> np.ndarray | None:
+    """Put the rows in ranking order (``_ranking_order``: rank ascending, else score
+    descending; nothing is moved when they are in order already), with ``judged_only`` keep
+    only the documents judged with a grade ≥ 0, and return where the tie groups start
+    (``ties="average"``; else None). The scores and ranks are then dropped."""
+    order = _ranking_order(run, rows.source, rows.seg, rows.score, rows.rank, ties)
+    rows.rank = None
+    if order is not None:
+        rows.take(order)
+    del order
+    if judged_only:
+        with np.errstate(invalid="ignore"):
+            judged = np.flatnonzero(rows.grade >= 0)  # NaN (unjudged) and negative grades go
+        rows.take(judged)
+    assert rows.score is not None
+    boundary = score_boundaries(rows.score) if ties == "average" else None
+    rows.score = None  # the tie groups need only where the score changes
+    return boundary
+
+
+def _qrels_layout(qrels: pl.DataFrame, q_index: np.ndarray,
+                  n_q: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The judged grades of each scored qid: (their number per qid, the offsets of each
+    qid's block, the grades in qid order)."""
+    q_counts = np.bincount(q_index, minlength=n_q)
+    q_offsets = np.zeros(n_q + 1, dtype=np.int64)
+    np.cumsum(q_counts, out=q_offsets[1:])
+    q_grades = qrels["rel"].to_numpy().astype(np.float64, copy=False)
+    if len(q_index) > 1 and np.any(q_index[1:] < q_index[:-1]):
+        q_grades = q_grades[np.argsort(q_index, kind="stable")]
+    return q_counts, q_offsets, q_grades
+
+
+def _segment_keys(scored: pl.DataFrame, systems: pl.DataFrame | None,
+                  qid_name: str) -> tuple[np.ndarray, pl.DataFrame]:
+    """Each segment's scored qid index and its keys (the by… columns and ``qid_name``),
+    system-major: segment = system·Q + q, every (system, scored qid) one segment, so a
+    scored qid a system did not answer is an empty ranking."""
+    n_q = scored.height
+    n_sys = systems.height if systems is not None else 1
+    seg_sys = np.repeat(np.arange(n_sys, dtype=np.int64), n_q)
+    seg_q = np.tile(np.arange(n_q, dtype=np.int64), n_sys)
+    qids = scored["qid"].gather(pl.Series(seg_q)).rename(qid_name)
+    keys = systems[seg_sys].with_columns(qids) if systems is not None else qids.to_frame()
+    return seg_q, keys
+
+
+def _prepared_row(n_rows: int, source: np.ndarray | None) -> np.ndarray | None:
+    """Each run row's row in the preparation (-1: dropped); None when they are the same."""
+    if source is None:
+        return None
+    prepared_row = np.full(n_rows, -1, dtype=np.int64)
+    prepared_row[source] = np.arange(len(source))
+    return prepared_row
+
+
 def largest_grade(qrels: pl.DataFrame, column: str = "rel") -> float:
     """The largest grade of the qrels (0 when there is none): g_max of graded gains."""
     value = qrels.select(pl.col(column).cast(pl.Float64).max()).item() if qrels.height else None
     return float(value) if value is not None else 0.0
-
-
-def _hash(values: pl.Series, seed: int = 0x5EED) -> np.ndarray:
-    return values.hash(seed=seed).to_numpy()
-
-
-def _key(doc_hash: np.ndarray, code: np.ndarray, multiplier: int = 0x9E3779B97F4A7C15):
-    """One 64-bit key of a docid hash and an integer code (wrapping arithmetic)."""
-    key = code.astype(np.uint64)
-    with np.errstate(over="ignore"):
-        key *= np.uint64(multiplier)
-    key ^= doc_hash
-    return key
-
-
-def _scored_index(run: pl.DataFrame, scored: pl.DataFrame, by: list[str]) -> np.ndarray:
-    """For each run row, the index of its qid among the scored qids (-1 if not scored)."""
-    if run.height == 0:
-        return np.zeros(0, dtype=np.int64)
-    change = pl.col("qid").ne(pl.col("qid").shift())
-    for b in by:
-        change = change | pl.col(b).ne(pl.col(b).shift())
-    starts = np.flatnonzero(run.select(change.fill_null(True)).to_series().to_numpy())
-    first = run.select(pl.col("qid").gather(pl.Series(starts)))
-    q_of_run = (first.join(scored, on="qid", how="left", maintain_order="left")["_q"]
-                .fill_null(-1).to_numpy().astype(np.int64, copy=False))
-    return np.repeat(q_of_run, np.diff(np.append(starts, run.height)))
-
-
-def _check_duplicates(run: pl.DataFrame, sys_code: np.ndarray | None, q_row: np.ndarray,
-                      doc_hash: np.ndarray, run_key: np.ndarray, systems) -> None:
-    """A document twice in one ranking is an error. Distinct 64-bit keys of
-    (system, qid, docid) prove there is none; otherwise the exact check (which names the
-    document) runs. ``run_key`` (``_key`` of ``doc_hash`` and ``q_row``) is that key
-    when every row's qid is scored, and is then sorted in place (it is consumed); rows of
-    unscored qids are keyed by a hash of their qid."""
-    if run.height < 2:
-        return
-    key = run_key
-    if q_row.min() < 0:
-        key = _key(doc_hash, np.where(q_row < 0, _hash(run["qid"], 0xD0C) | np.uint64(1 << 63),
-                                      q_row.astype(np.uint64)))
-    if sys_code is not None and sys_code.any():
-        with np.errstate(over="ignore"):
-            key ^= sys_code.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
-    key.sort()  # in place (NumPy's vectorised sort): no copy, cheaper than a hash set
-    if np.any(key[1:] == key[:-1]):
-        check_duplicate_documents(run, systems)
-
-
-def _grades(run: pl.DataFrame, qrels: pl.DataFrame, q_row: np.ndarray, run_key: np.ndarray,
-            q_index: np.ndarray) -> np.ndarray:
-    """Each run row's judged grade (NaN: unjudged). An inner join on one 64-bit key of
-    (scored qid, docid) returns only the judged rows (a left join on the strings would copy
-    every row and cost several times more); its hits are then compared as values, and any
-    repeated or false hit (a hash collision) sends the exact join."""
-    grade = np.full(run.height, np.nan)
-    if not run.height or not qrels.height:
-        return grade
-    rows, qrows = _hits(run, qrels, q_row, run_key, q_index)
-    grade[rows] = qrels["rel"].to_numpy()[qrows]
-    return grade
-
-
-def _hits(run: pl.DataFrame, qrels: pl.DataFrame, q_row: np.ndarray, run_key: np.ndarray,
-          q_index: np.ndarray, unique: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """The (run row, qrels row) pairs of equal (scored qid, docid): a join on one 64-bit key
-    (``run_key``: ``_key`` of the run's docid hashes and ``q_row``) whose hits are then compared as
-    values (any false hit, or with ``unique`` a repeated key, sends the exact join on the values).
-    ``unique=False``: a qrels (qid, docid) may have several rows (one per subtopic)."""
-    if not run.height or not qrels.height:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    qrels_key = pl.Series("k", _key(_hash(qrels["docid"]), q_index))
-    hits = (pl.DataFrame({"k": run_key}).with_row_index("_row")
-            .join(qrels_key.to_frame().with_row_index("_qrow"), on="k", how="inner"))
-    rows, qrows = hits["_row"].to_numpy(), hits["_qrow"].to_numpy()
-    # distinct qrels keys: no run row has two hits; equal values: no false hit
-    exact = ((not unique or qrels_key.n_unique() == len(qrels_key))
-             and (q_row[rows] == q_index[qrows]).all()
-             and (run["docid"].gather(pl.Series(rows))
-                  == qrels["docid"].gather(pl.Series(qrows))).all())
-    if not exact:  # a collision of 64-bit keys: the exact join on the values
-        hits = (run.select("qid", "docid").with_row_index("_row")
-                .join(qrels.select("qid", "docid").with_row_index("_qrow"), on=["qid", "docid"],
-                      how="inner"))
-        rows, qrows = hits["_row"].to_numpy(), hits["_qrow"].to_numpy()
-    return rows.astype(np.int64, copy=False), qrows.astype(np.int64, copy=False)
 
 
 def segment_order(seg: np.ndarray, key: np.ndarray, descending: bool = False) -> np.ndarray:
@@ -355,37 +353,6 @@ def _ranking_order(run: pl.DataFrame, keep, seg, score, rank, ties: str):
                                         descending=[False, descending, docid_descending],
                                         maintain_order=True))
             .to_series().to_numpy())
-
-
-def _note_ids(notes: Notes, seg, grade, q_counts, n_q, n_sys, run, source) -> None:
-    """Count, per system, the judged documents retrieved and the judged queries answered
-    (a system with none of the first and some of the second probably uses other ids:
-    ``Notes.finish`` warns), and keep an example and hints for such a system.
-    ``seg``/``grade``: the prepared rows (ranking order); ``source``: the run row of each
-    (None: the same index)."""
-    if not len(seg):
-        return
-    judged_rows = np.bincount(seg[~np.isnan(grade)] // n_q, minlength=n_sys)
-    length = np.bincount(seg, minlength=n_sys * n_q)
-    answered = (length > 0) & (q_counts[np.arange(n_sys * n_q) % n_q] > 0)
-    judged_queries = np.bincount(np.arange(n_sys * n_q) // n_q, weights=answered,
-                                 minlength=n_sys)
-    notes.add_counts(judged_rows, judged_queries)
-    for code in np.flatnonzero((judged_rows == 0) & (judged_queries > 0)):
-        if int(code) in notes.blind_examples:
-            continue
-        rows = np.arange(*np.searchsorted(seg, [code * n_q, (code + 1) * n_q]))
-        if source is not None:
-            rows = np.sort(source[rows])
-        example = run.row(int(rows[0]), named=True)
-        docids = run["docid"].gather(pl.Series(rows[:1000]))
-        hints = []
-        if docids.dtype == pl.String:
-            if (docids.str.strip_chars() != docids).any():
-                hints.append("docids with leading or trailing whitespace")
-            if docids.str.contains(r"^0\d").any():
-                hints.append("docids with leading zeros")
-        notes.blind_examples[int(code)] = (example["docid"], example["qid"], hints)
 
 
 MAX_SINGLE_R = 10 ** 7  # relevant documents outside a single ranking that R= may add

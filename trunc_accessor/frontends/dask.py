@@ -104,6 +104,73 @@ from trunc_accessor.frontends._dask_parts import (
 from trunc_accessor.frontends.namespace import install
 
 
+# --------------------------------------------------------------------------- the graph's parts
+def _answer_meta(run_row: pd.DataFrame, qrels, call: _Call, queries):
+    """(the call's columns, the answer's meta): the engine run on one row of the run and of
+    the qrels checks the call before any partition is read, and shapes an empty answer."""
+    if isinstance(qrels, dd.DataFrame):
+        qrels_row = qrels._meta_nonempty.head(1)
+    else:
+        _columns.check_frame(qrels, "qrels")
+        qrels_row = qrels.head(1)
+    cols = engine.columns_of(run_row, qrels_row, call.kwargs.get("by"))
+    systems = (_keys.distinct_systems(_polars(run_row, list(cols.by), "run"), cols.by)
+               if cols.by else None)
+    with warnings.catch_warnings():  # the engine on one row: checks, and the answer's meta
+        warnings.simplefilter("ignore")
+        frame, cols = call.answer(run_row, qrels_row, queries,
+                                  engine.Batch(systems=systems, max_grade=0.0))
+        meta = call.pandas(frame, cols).iloc[:0]
+    return cols, meta
+
+
+def _layout(run: dd.DataFrame, cols, reset: bool, shuffle: bool, broadcast: bool) -> _Layout:
+    """Where the run's pieces come from: shuffled runs carry each row's input position
+    (``seq``), and runs routed with the qrels a route column, named apart from the run's."""
+    names = list(run._meta.columns) + [run._meta.index.name]
+    seq = _columns.fresh_name(names, "__ta_seq") if shuffle else None
+    route = None if broadcast else _columns.fresh_name([*names, *([seq] if seq else [])],
+                                                     "__ta_route")
+    return _Layout(tuple(engine.run_columns(cols)), cols.run_qid, cols.qrels_qid,
+                   reset=reset and not shuffle, seq=seq, route=route)
+
+
+def _whole_queries(run: dd.DataFrame, qid: str, reset: bool, layout: _Layout) -> dd.DataFrame:
+    """The run shuffled so that each query lies in one partition, by qid or, when the
+    qrels are routed too, by the route column."""
+    tag: dict[str, Any] = {"qid": qid, "reset": reset, "seq": layout.seq, "route": layout.route}
+    tagged = run.map_partitions(_tag, **tag,
+                                meta=_tag(run._meta, **tag, partition_info={"number": 0}))
+    return tagged.shuffle(on=layout.route or qid, npartitions=run.npartitions)
+
+
+def _broadcast_qrels(qrels, qcols: tuple, rel: str):
+    """(the whole qrels as one Polars frame, scattered or delayed, [its facts]): small
+    qrels go whole to every piece of the run."""
+    if isinstance(qrels, dd.DataFrame):
+        q = dask.delayed(_qrels_polars)(dask.delayed(_concat)(qrels.to_delayed()), qcols)
+    else:
+        q = _scatter(_qrels_polars(qrels, qcols))
+    return q, [dask.delayed(_qrels_facts_polars)(q, rel)]
+
+
+def _routed_qrels(qrels, qcols: tuple, cols, layout: _Layout, npartitions: int):
+    """([the facts of each qrels partition], the qrels' partitions routed as the run's):
+    large qrels are shuffled as the run is, so each piece meets its queries' judgments."""
+    if isinstance(qrels, dd.DataFrame):
+        dq = qrels
+    else:
+        dq = (qrels.loc[:, list(qcols)] if _columns.is_pandas(qrels)
+              else frames.to_pandas(_qrels_polars(qrels, qcols)))
+        dq = dd.from_pandas(dq, npartitions=npartitions)
+    facts = [dask.delayed(_qrels_facts)(p, qcols, cols.rel) for p in dq.to_delayed()]
+    route = layout.route
+    assert route is not None  # partition-wise: the qrels are routed as the run
+    dq = dq.map_partitions(_qrels_route, cols.qrels_qid, route,
+                           meta=dq._meta.assign(**{route: np.int64(0)}))
+    return facts, dq.shuffle(on=route, npartitions=npartitions).to_delayed()
+
+
 # --------------------------------------------------------------------------- the accessor
 @register_dataframe_accessor("ir")
 class DaskIR:
@@ -153,72 +220,31 @@ class DaskIR:
     # ------------------------------------------------------------------ the graph
     def _lazy(self, qrels, call: _Call, queries):
         """The Dask answer of ``call`` (module doc)."""
-        run_row = self._meta_row()
         qrels_is_dask = isinstance(qrels, dd.DataFrame)
-        if qrels_is_dask:
-            qrels_row = qrels._meta_nonempty.head(1)
-        else:
-            _columns.check_frame(qrels, "qrels")
-            qrels_row = qrels.head(1)
-        by = call.kwargs.get("by")
-        cols = engine.columns_of(run_row, qrels_row, by)
-        systems = (_keys.distinct_systems(_polars(run_row, list(cols.by), "run"), cols.by)
-                   if cols.by else None)
-        with warnings.catch_warnings():  # the engine on one row: checks, and the answer's meta
-            warnings.simplefilter("ignore")
-            frame, cols = call.answer(run_row, qrels_row, queries,
-                                      engine.Batch(systems=systems, max_grade=0.0))
-            meta = call.pandas(frame, cols).iloc[:0]
+        cols, meta = _answer_meta(self._meta_row(), qrels, call, queries)
         queries_s = _keys.queries_series(queries)
         if queries_s is not None:  # one copy in the graph, whatever the number of partitions
             queries_s = dask.delayed(queries_s, pure=False)
         qcols = tuple(engine.qrels_columns(cols))
-
         run = self._frame
-        names = list(run._meta.columns) + [run._meta.index.name]
-        reset = self._qid_in_index()
-        broadcast = not qrels_is_dask and _height(qrels) <= BROADCAST_QRELS_ROWS
-        if qrels_is_dask:
-            broadcast = qrels.npartitions == 1
+        broadcast = (qrels.npartitions == 1 if qrels_is_dask
+                     else _height(qrels) <= BROADCAST_QRELS_ROWS)
         shuffle = not broadcast or not self._split(cols.run_qid)
-        seq = _columns.fresh_name(names, "__ta_seq") if shuffle else None
-        route = None if broadcast else _columns.fresh_name([*names, *([seq] if seq else [])],
-                                                         "__ta_route")
-        layout = _Layout(tuple(engine.run_columns(cols)), cols.run_qid, cols.qrels_qid,
-                         reset=reset and not shuffle, seq=seq, route=route)
+        layout = _layout(run, cols, self._qid_in_index(), shuffle, broadcast)
         if shuffle:  # whole queries per partition (routed as the qrels when those are too)
-            tag: dict[str, Any] = {"qid": cols.run_qid, "reset": reset, "seq": seq,
-                                   "route": route}
-            tagged = run.map_partitions(_tag, **tag,
-                                        meta=_tag(run._meta, **tag, partition_info={"number": 0}))
-            run = tagged.shuffle(on=route or cols.run_qid, npartitions=run.npartitions)
+            run = _whole_queries(run, cols.run_qid, self._qid_in_index(), layout)
         run_parts = run.to_delayed()
-
         system_parts = None
         if cols.by:
             system_parts = [dask.delayed(_local_systems)(p, cols.by)
                             for p in self._frame[list(cols.by)].to_delayed()]
             system_parts = dask.delayed(_systems)(system_parts, cols.by)
         if broadcast:
-            if qrels_is_dask:
-                q = dask.delayed(_qrels_polars)(dask.delayed(_concat)(qrels.to_delayed()), qcols)
-            else:
-                q = _scatter(_qrels_polars(qrels, qcols))
-            facts = [dask.delayed(_qrels_facts_polars)(q, cols.rel)]
+            q, facts = _broadcast_qrels(qrels, qcols, cols.rel)
             qrels_parts = [q] * len(run_parts)
         else:
-            if qrels_is_dask:
-                dq = qrels
-            else:
-                dq = (qrels.loc[:, list(qcols)] if _columns.is_pandas(qrels)
-                      else frames.to_pandas(_qrels_polars(qrels, qcols)))
-                dq = dd.from_pandas(dq, npartitions=run.npartitions)
-            facts = [dask.delayed(_qrels_facts)(p, qcols, cols.rel) for p in dq.to_delayed()]
-            assert route is not None  # partition-wise: the qrels are routed as the run
-            dq = dq.map_partitions(_qrels_route, cols.qrels_qid, route,
-                                   meta=dq._meta.assign(**{route: np.int64(0)}))
-            qrels_parts = dq.shuffle(on=route, npartitions=run.npartitions).to_delayed()
-            q = None
+            q, (facts, qrels_parts) = None, _routed_qrels(qrels, qcols, cols, layout,
+                                                          run.npartitions)
         plan = dask.delayed(_plan)(system_parts, facts, queries_s, cols.by)
         pieces = [dask.delayed(_piece)(p, qp, plan, call, layout, queries_s, broadcast)
                   for p, qp in zip(run_parts, qrels_parts)]

@@ -46,9 +46,9 @@ def _topics(frame, run: bool):
 
 def build_parser(version: str | None = None):
     """``trunc-accessor-ndeval``'s options: ndeval's (``-c``, ``-M``, ``-alpha``, ``-beta``,
-    ``-traditional``, ``-help``, ``-version`` when a ``version`` is given) and the library's
-    ``--ties`` and ``-l``."""
-    from trunc_accessor.frontends.cli.common import Parser
+    ``-traditional``, ``-help``, ``-version`` when a ``version`` is given: the entry points of
+    ``trunc_accessor.__main__`` give the package's) and the library's ``--ties`` and ``-l``."""
+    from trunc_accessor.frontends.cli.options import Parser
 
     ap = Parser(
         prog="trunc-accessor-ndeval", add_help=False,

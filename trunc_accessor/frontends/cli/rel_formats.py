@@ -116,7 +116,7 @@ def evaluate(args, error):
     error class."""
     import polars as pl
 
-    from trunc_accessor.frontends.cli.common import Block
+    from trunc_accessor.frontends.cli.output import Block
     from trunc_accessor.io.read import read_run
     from trunc_accessor.metrics.avgjg import P_CUTOFFS, RPREC_MULTS, evaluate_avgjg
 
@@ -153,20 +153,26 @@ def evaluate(args, error):
                 rprec_mults=params.get("Rprec_mult_avgjg", RPREC_MULTS))
         else:
             frame = _prefs.evaluate_prefs(run, judgments, qids=evaluated, max_docs=args.M)
-        per_query = {row["qid"]: row for row in frame.iter_rows(named=True)}
-        values = {}
-        for q in evaluated:
-            for n in scored:
-                values[(n.label, q)] = 1.0 if n.label == "num_q" else per_query[q][n.label]
-        summary = {}
-        for n in scored:
-            total = 0.0
-            for q in evaluated:  # trec_eval's order of additions
-                total += values[(n.label, q)]
-            summary[n.label] = total if n.summary == "sum" else total / len(evaluated)
-        blocks.append(Block(runid, evaluated, values, {}, summary))
+        blocks.append(Block(runid, evaluated, *_values(frame, evaluated, scored)))
     ids = [b.runid for b in blocks]
     if len(set(ids)) < len(ids):  # the same runid twice: say which file is which
         for b, path in zip(blocks, runs):
             b.runid = f"{b.runid} ({path})"
     return blocks, named
+
+
+def _values(frame, evaluated: list, scored: list) -> tuple[dict, dict, dict]:
+    """A run's (per-query values {(label, qid): value}, relstrings (none), summary values)
+    from its per-query ``frame``; the mean adds the queries in trec_eval's order."""
+    per_query = {row["qid"]: row for row in frame.iter_rows(named=True)}
+    values = {}
+    for q in evaluated:
+        for n in scored:
+            values[(n.label, q)] = 1.0 if n.label == "num_q" else per_query[q][n.label]
+    summary = {}
+    for n in scored:
+        total = 0.0
+        for q in evaluated:  # trec_eval's order of additions
+            total += values[(n.label, q)]
+        summary[n.label] = total if n.summary == "sum" else total / len(evaluated)
+    return values, {}, summary
