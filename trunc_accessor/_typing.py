@@ -21,3 +21,5 @@ Metrics = Any
 Source = Any
 #: A matplotlib Axes.
 Axes = Any
+#: A matplotlib Figure.
+Figure = Any

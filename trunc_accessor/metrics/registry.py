@@ -309,15 +309,12 @@ def register(name: str, *, params: tuple[Param, ...] = (), aliases: tuple[str, .
 
 
 def unregister(name: str) -> None:
-    """Remove a user-declared metric, its aliases and its accessor method (to declare it
-    again)."""
+    """Remove a user-declared metric and its aliases (to declare it again); ``run.ir.NAME``
+    and ``trunc_accessor.single.NAME`` look metrics up here, so they lose it too."""
     metric = REGISTRY.pop(name)
     for a in (metric.name, *metric.aliases):
         if _ALIASES.get(a.lower()) == name:
             del _ALIASES[a.lower()]
-    methods = sys.modules.get("trunc_accessor.frontends.namespace")
-    if methods is not None:  # the accessor classes built so far lose run.ir.NAME
-        methods.remove_metric(name)
 
 
 def get_metric(name: str) -> Metric:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -293,7 +293,6 @@ def define(function: Callable, name: str, *, params=None, aliases: Sequence[str]
     register(name, params=declared, aliases=tuple(aliases), citation=citation,
              undefined=undefined, user=True,
              ties=ties if ties is not None else "" if vectorised else PER_RANKING_TIES)(kernel)
-    _install(name)
     return REGISTRY[name]
 
 
@@ -305,10 +304,9 @@ def _check_names(name: str, aliases: Sequence[str]) -> None:
     method's (run.ir.NAME would replace it on every frontend). Checked before anything is
     registered."""
     from trunc_accessor.core.columns import QID_NAMES
-    from trunc_accessor.frontends.namespace import accessor_attributes
     from trunc_accessor.metrics.names import dialect_meaning
 
-    if name in accessor_attributes():
+    if name in _ACCESSOR_NAMES:
         raise ParameterError(
             f"define: {name!r} is the name of an accessor method (run.ir.{name}); a metric "
             "of that name would replace it: choose another name")
@@ -366,8 +364,17 @@ def _owner(alias: str) -> str | None:
     return _ALIASES.get(alias.lower())
 
 
-def _install(name: str) -> None:
-    """Add the metric's method to every accessor class already built."""
-    from trunc_accessor.frontends.namespace import add_metric
+#: The attributes of the ``.ir`` namespaces that are not metrics (``evaluate``, ``truncate``,
+#: …): the frontends declare them here when their classes are built, as a metric of one's
+#: own may not take one of these names (run.ir.NAME would replace the method).
+_ACCESSOR_NAMES: set[str] = set()
 
-    add_metric(REGISTRY[name])
+
+def reserve_accessor_names(names: Iterable[str]) -> None:
+    """Declare ``names`` attributes of an accessor class, which no metric may take."""
+    _ACCESSOR_NAMES.update(names)
+
+
+def accessor_names() -> set[str]:
+    """The accessor attributes declared so far (a copy)."""
+    return set(_ACCESSOR_NAMES)
