@@ -245,7 +245,7 @@ class Measure:
         level, kwargs = self.resolve(prep, relevance_level)
         return self.metric.kernel(prep, level, **kwargs)
 
-    def with_level(self, level) -> Measure:
+    def with_level(self, level: float | None) -> Measure:
         """The same measure with its own relevance level (None: the call's)."""
         return Measure(self.metric, self.params, None if level is None else check_level(level))
 
@@ -329,7 +329,7 @@ _STRING_FORM = re.compile(
     r"^\s*([A-Za-z_][\w\-]*'?)\s*(?:@\s*([^\s(]+))?\s*(?:\((.*)\))?\s*(?:@\s*([^\s(]+))?\s*$")
 
 
-def parse(spec) -> Measure:
+def parse(spec: Any) -> Measure:
     """A Measure from ``"ndcg@10"``, ``"rbp(p=0.5)"``, ``("ndcg", {"k": 10})`` or a Measure.
 
     A parameter may be given once: ``"rbp(p=0.5,p=0.8)"`` and ``"precision@10(k=5)"`` are

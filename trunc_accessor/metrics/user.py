@@ -29,6 +29,7 @@ import inspect
 import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -36,6 +37,7 @@ from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.errors import ParameterError
 from trunc_accessor.metrics.registry import (
     REGISTRY,
+    Metric,
     Param,
     check_bool,
     check_k,
@@ -45,6 +47,8 @@ from trunc_accessor.metrics.registry import (
     unregister,
 )
 from trunc_accessor.warn import UndefinedTieOrderWarning, warn
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 MAX_ARRANGEMENTS = 10_000  # per ranking, for a per-ranking function under ties="average"
 PER_RANKING_TIES = (f"Exact: the mean of the function over every distinct order of the tie "
@@ -240,9 +244,10 @@ def _per_ranking_kernel(function: Callable, name: str) -> Callable:
     return kernel
 
 
-def define(function: Callable, name: str, *, params=None, aliases: Sequence[str] = (),
-           citation: str = "", undefined: str = "", doc: str | None = None,
-           ties: str | None = None, vectorised: bool = False):
+def define(function: Callable, name: str, *,
+           params: Mapping[str, Any] | Sequence[Param] | None = None,
+           aliases: Sequence[str] = (), citation: str = "", undefined: str = "",
+           doc: str | None = None, ties: str | None = None, vectorised: bool = False) -> Metric:
     """Register a metric of your own (see the module docstring for the two kinds of
     ``function``); returns the registered ``trunc_accessor.metrics.registry.Metric``.
 
@@ -348,10 +353,10 @@ def _check_signature(function: Callable, name: str, params: list[str], vectorise
                              f"params {params}: {e}") from None
 
 
-def metric(name: str, **kwargs):
+def metric(name: str, **kwargs: Any) -> Callable[[_F], _F]:
     """Decorator form of ``define``: ``@ta.metric("frr")`` over the function."""
 
-    def deco(function):
+    def deco(function: _F) -> _F:
         define(function, name, **kwargs)
         return function
 
