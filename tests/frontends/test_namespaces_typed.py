@@ -109,8 +109,10 @@ def test_a_user_metric_is_a_method_of_every_namespace_class_and_object():
             assert "counted" not in vars(cls) and "counted" not in vars(Accessor)
             assert list(inspect.signature(cls.counted).parameters)[:3] == ["self", "qrels", "k"]
             assert "Documents retrieved" in cls.counted.__doc__
+        assert "counted" in dir(run.ir)  # tab completion offers it
         assert run.ir.counted(qrels, 5).tolist() == [5.0, 5.0, 5.0]
         assert pl.from_pandas(run).ir.counted(qrels, k=3)["counted@3"].to_list() == [3.0] * 3
     finally:
         unregister("counted")
     assert not hasattr(run.ir, "counted") and not hasattr(pd.DataFrame.ir, "counted")
+    assert "counted" not in dir(run.ir)

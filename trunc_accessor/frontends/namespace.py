@@ -131,6 +131,10 @@ class Namespace(Generic[Values, Out], metaclass=_Resolving):
         measure = REGISTRY[name].measure(**params)
         return self._evaluate(qrels, [Named(measure.label, measure)], single=True, **common)
 
+    def __dir__(self) -> list[str]:
+        """The attributes, with the metrics declared at run time (tab completion)."""
+        return sorted({*super().__dir__(), *(n for n, m in REGISTRY.items() if m.user)})
+
     if not TYPE_CHECKING:  # type checkers see the written-out methods only
         def __getattr__(self, name):
             """``run.ir.NAME`` of a metric declared at run time (looked up on every call, so
