@@ -189,7 +189,11 @@ def accessor_page(registry) -> str:
              "lazy; a Dask answer is computed with `.compute()`)."), ""]
     for name in TOOLS:
         method = getattr(ir, name)
-        lines += [f"## `{name}`", "", "```python", f"run.ir.{name}{inspect.signature(method)}"
+        sig = inspect.signature(method)  # shown without annotations (written in the docstring)
+        sig = sig.replace(parameters=[p.replace(annotation=p.empty)
+                                      for p in sig.parameters.values()],
+                          return_annotation=sig.empty)
+        lines += [f"## `{name}`", "", "```python", f"run.ir.{name}{sig}"
                   .replace("(self, ", "("), "```", "", _markdown(inspect.getdoc(method) or ""), ""]
     lines += ["## Metric methods", "", ("One method per registered metric, "
               "`run.ir.NAME(qrels, <the metric's parameters>, *, ties, by, queries, "

@@ -7,6 +7,7 @@ DataFrames and LazyFrames::
     run, qrels = trunc_accessor.load_example()
     run.ir.ndcg(qrels, k=10)                 # per-query values
     run.ir.evaluate(qrels, ["ndcg@10", "ap", "rbp(p=0.8)"])
+    trunc_accessor.ir(run).ndcg(qrels, k=10)  # the same, typed for type checkers
 
 Metrics are tie-aware by default (the exact mean over every order of tied scores,
 McSherry & Najork 2008); ``ties="trec_eval"`` reproduces trec_eval. Per-ranking functions
@@ -21,6 +22,7 @@ from trunc_accessor import metrics as _metrics  # noqa: F401  (registers the met
 from trunc_accessor.engine.aggregate import aggregate
 from trunc_accessor.errors import InputError, InputTypeError, ParameterError
 from trunc_accessor.frontends import polars as _polars_accessor  # noqa: F401  (registers pl.DataFrame.ir)
+from trunc_accessor.frontends.entry import ir
 from trunc_accessor.io.examples import example_path, load_example
 from trunc_accessor.io.read import read_qrels, read_run
 from trunc_accessor.io.write import write_run
@@ -84,6 +86,7 @@ __all__ = [
     "fit_fusion",
     "fuse",
     "fusion",
+    "ir",
     "judges",
     "load_example",
     "metric",

@@ -21,3 +21,8 @@ Metrics = Any
 Source = Any
 #: A matplotlib Axes.
 Axes = Any
+#: Several runs: one long frame whose system column(s) tell them apart, or a mapping
+#: {name: run frame}.
+Runs = Any
+#: A matplotlib Figure.
+Figure = Any

@@ -66,6 +66,7 @@ True
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import dask
@@ -74,6 +75,7 @@ import numpy as np
 import pandas as pd
 from dask.dataframe.extensions import register_dataframe_accessor
 
+from trunc_accessor._typing import Figure, Frame
 from trunc_accessor.core import columns as _columns
 from trunc_accessor.core import frames
 from trunc_accessor.core import keys as _keys
@@ -101,7 +103,8 @@ from trunc_accessor.frontends._dask_parts import (
     _tag,
     _truncate_part,
 )
-from trunc_accessor.frontends.namespace import install
+from trunc_accessor.frontends._generated import Accessor
+from trunc_accessor.frontends.namespace import reserve
 
 
 # --------------------------------------------------------------------------- the graph's parts
@@ -173,7 +176,7 @@ def _routed_qrels(qrels, qcols: tuple, cols, layout: _Layout, npartitions: int):
 
 # --------------------------------------------------------------------------- the accessor
 @register_dataframe_accessor("ir")
-class DaskIR:
+class DaskIR(Accessor[dd.Series, dd.DataFrame]):
     """IR evaluation of a Dask run frame (qid, docid, score[, rank]); see the module doc."""
 
     def __init__(self, frame: dd.DataFrame):
@@ -299,42 +302,44 @@ class DaskIR:
                  for p, k in zip(run.to_delayed(), kept.to_delayed())]
         return dd.from_delayed(parts, meta=meta, divisions=run.divisions, verify_meta=False)
 
+    def plot_crp(self, qrels: Frame, qids: Any = None, *, depth: int | None = None,
+                 ties: str = "average", by: str | Sequence[str] | None = None,
+                 relevance_level: float = 1, ncols: int = 3,
+                 figsize: tuple[float, float] | None = None) -> Figure:
+        """CRP curves, one panel per query (see the pandas accessor's ``plot_crp``): the queries
+        drawn (all of them without ``qids``) are computed and drawn on the client; the options
+        are checked before anything is computed."""
+        from trunc_accessor.plot.curves import _crp_figure
 
-install(DaskIR)
+        options = _options.options(ties=ties, relevance_level=relevance_level)
+        depth = _options.check_depth(depth)
+        run = self._frame.reset_index() if self._qid_in_index() else self._frame
+        if qids is not None:
+            wanted = [str(q) for q in ([qids] if isinstance(qids, (str, int)) else qids)]
+            qid = _columns.resolve_run_columns(self._meta_row(), by).qid
+            run = run[run[qid].astype(str).isin(wanted)]
+        if isinstance(qrels, dd.DataFrame):
+            qrels = qrels.compute()
+        return _crp_figure(run.compute(), qrels, qids, options, depth=depth, by=by,
+                           ncols=ncols, figsize=figsize)
 
+    def rbo(self, other: Frame, p: float = 0.9, *, depth: int | None = None) -> Frame:
+        """Not available on Dask runs: raises NotImplementedError; compute both runs first
+        (``run.compute().ir.rbo(other.compute(), ...)``)."""
+        raise _unavailable("rbo")
 
-def _plot_crp(self, qrels, qids=None, *, depth=None, ties="average", by=None,
-              relevance_level=1, ncols=3, figsize=None):
-    """CRP curves, one panel per query (see the pandas accessor's ``plot_crp``): the queries
-    drawn (all of them without ``qids``) are computed and drawn on the client; the options
-    are checked before anything is computed."""
-    from trunc_accessor.plot.curves import _crp_figure
-
-    options = _options.options(ties=ties, relevance_level=relevance_level)
-    depth = _options.check_depth(depth)
-
-    run = self._frame.reset_index() if self._qid_in_index() else self._frame
-    if qids is not None:
-        wanted = [str(q) for q in ([qids] if isinstance(qids, (str, int)) else qids)]
-        qid = _columns.resolve_run_columns(self._meta_row(), by).qid
-        run = run[run[qid].astype(str).isin(wanted)]
-    if isinstance(qrels, dd.DataFrame):
-        qrels = qrels.compute()
-    return _crp_figure(run.compute(), qrels, qids, options, depth=depth, by=by, ncols=ncols,
-                      figsize=figsize)
-
-
-def _unavailable(name):
-    def method(self, *args, **kwargs):
-        raise NotImplementedError(
-            f"run.ir.{name} is not available on Dask runs: compute both runs first "
-            f"(run.compute().ir.{name}(other.compute(), ...)), or restrict them to the queries "
-            "you compare")
-
-    method.__name__ = name
-    return method
+    def overlap(self, other: Frame, k: int) -> Frame:
+        """Not available on Dask runs: raises NotImplementedError; compute both runs first
+        (``run.compute().ir.overlap(other.compute(), ...)``)."""
+        raise _unavailable("overlap")
 
 
-DaskIR.plot_crp = _plot_crp  # type: ignore[attr-defined]
-DaskIR.rbo = _unavailable("rbo")  # type: ignore[attr-defined]
-DaskIR.overlap = _unavailable("overlap")  # type: ignore[attr-defined]
+reserve(DaskIR)
+
+
+def _unavailable(name: str) -> NotImplementedError:
+    """The error of ``run.ir.rbo`` / ``run.ir.overlap`` on a Dask run."""
+    return NotImplementedError(
+        f"run.ir.{name} is not available on Dask runs: compute both runs first "
+        f"(run.compute().ir.{name}(other.compute(), ...)), or restrict them to the queries "
+        "you compare")

@@ -7,11 +7,12 @@ from trunc_accessor.core import columns as _columns
 from trunc_accessor.core import frames
 from trunc_accessor.engine import evaluation as engine
 from trunc_accessor.engine import truncation
-from trunc_accessor.frontends.namespace import install
+from trunc_accessor.frontends._generated import Accessor
+from trunc_accessor.frontends.namespace import reserve
 
 
 @pd.api.extensions.register_dataframe_accessor("ir")
-class PandasIR:
+class PandasIR(Accessor[pd.Series, pd.DataFrame]):
     """IR evaluation of a long-format run frame (qid, docid, score[, rank]).
 
     >>> import trunc_accessor
@@ -58,4 +59,4 @@ class PandasIR:
         return frames.to_pandas(frame)
 
 
-install(PandasIR)
+reserve(PandasIR)

@@ -48,7 +48,7 @@ def evaluate_parquet(source: Source | Sequence[Source], qrels: Frame, metrics: M
         batch_rows = check_batch_rows(batch_rows)
     lazy = LazyPolarsIR(pl.scan_parquet(cast(Any, source)), batch_rows=batch_rows)
     try:
-        result = lazy.evaluate(  # type: ignore[attr-defined]  # installed from the registry
+        result = lazy.evaluate(
             qrels, metrics, ties=ties, by=by, queries=queries,
             relevance_level=relevance_level, judged_only=judged_only,
             undefined=undefined, names=names).collect()

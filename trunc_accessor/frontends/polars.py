@@ -17,7 +17,8 @@ from trunc_accessor.core import keys as _keys
 from trunc_accessor.engine import batches, truncation
 from trunc_accessor.engine import evaluation as engine
 from trunc_accessor.engine.options import Options
-from trunc_accessor.frontends.namespace import install
+from trunc_accessor.frontends._generated import Accessor
+from trunc_accessor.frontends.namespace import reserve
 
 
 def _answer(run, qrels, named, options: Options, *, by, queries, batch=None) -> pl.DataFrame:
@@ -49,7 +50,7 @@ class _Truncate:
 
 
 @pl.api.register_dataframe_namespace("ir")
-class PolarsIR(_Truncate):
+class PolarsIR(_Truncate, Accessor[pl.DataFrame, pl.DataFrame]):
     """IR evaluation of a long-format Polars run frame (qid, docid, score[, rank])."""
 
     def __init__(self, frame: pl.DataFrame):
@@ -67,7 +68,7 @@ class PolarsIR(_Truncate):
 
 
 @pl.api.register_lazyframe_namespace("ir")
-class LazyPolarsIR(_Truncate):
+class LazyPolarsIR(_Truncate, Accessor[pl.LazyFrame, pl.LazyFrame]):
     """IR evaluation of a Polars LazyFrame run; returns a LazyFrame (see module doc)."""
 
     def __init__(self, frame: pl.LazyFrame, batch_rows: int | None = None):
@@ -121,5 +122,5 @@ class LazyPolarsIR(_Truncate):
         return self._lazy(qrels, engine.crp_columns(kind), answer, by=by, queries=queries)
 
 
-install(PolarsIR)
-install(LazyPolarsIR)
+reserve(PolarsIR)
+reserve(LazyPolarsIR)

@@ -53,7 +53,7 @@ def _subtopic_sets(values, name: str) -> list:
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
         raise InputError(f"{name} must be a list with, for each document, the "
                          f"collection of subtopics it is relevant to, not {values!r}")
-    out = []
+    out: list[list[Any] | None] = []
     for i, item in enumerate(values):
         if item is None:
             out.append(None)

@@ -4,12 +4,14 @@ them; ``trunc_accessor.fusion`` describes the choices about ties, missing docume
 fused order)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import polars as pl
 
+from trunc_accessor._typing import Frame, Runs
 from trunc_accessor.core import frames
 from trunc_accessor.engine import batches
 from trunc_accessor.errors import InputError, ParameterError
@@ -132,8 +134,9 @@ def _table(src, norm, ties):
 
 
 # --------------------------------------------------------------------------- fuse
-def fuse(runs, method="rrf", norm="min-max", *, by="system", ties="average",
-         missing="method", depth=None, **params):
+def fuse(runs: Runs, method: str | FusionModel = "rrf", norm: str | None = "min-max", *,
+         by: str | Sequence[str] = "system", ties: str = "average", missing: str = "method",
+         depth: int | None = None, **params: Any) -> Frame:
     """Fuse several runs into one (metasearch), per query.
 
     Parameters
@@ -203,7 +206,8 @@ def fuse(runs, method="rrf", norm="min-max", *, by="system", ties="average",
     return as_library(compute(), src.library)
 
 
-def normalize(runs, norm="min-max", *, by="system", ties="average"):
+def normalize(runs: Runs, norm: str | None = "min-max", *,
+              by: str | Sequence[str] = "system", ties: str = "average") -> Frame:
     """The runs normalised per query per run, as the fusion methods see them (ranx's
     ``normalize``; the formulas are in ``trunc_accessor.fusion.normalization``).
 
@@ -262,7 +266,8 @@ class FusionModel:
     params: dict = field(default_factory=dict)
     systems: tuple = ()
 
-    def apply(self, runs, *, by="system", depth=None):
+    def apply(self, runs: Runs, *, by: str | Sequence[str] = "system",
+              depth: int | None = None) -> Frame:
         """Fuse ``runs`` (as ``fuse``) with this model's method and parameters."""
         return fuse(runs, self.method, self.norm, by=by, ties=self.ties, missing=self.missing,
                     depth=depth, **self.params)
@@ -288,8 +293,10 @@ def learn_params(tab, judged: Judged, m: Method, fit_params: dict, *, train=None
     return estimate(tab, h, mask, m, fit, tab.st.names)
 
 
-def fit_fusion(runs, qrels, method, norm="min-max", *, by="system", ties="average",
-               missing="method", relevance_level=1, **params) -> FusionModel:
+def fit_fusion(runs: Runs, qrels: Frame, method: str, norm: str | None = "min-max", *,
+               by: str | Sequence[str] = "system", ties: str = "average",
+               missing: str = "method", relevance_level: float = 1,
+               **params: Any) -> FusionModel:
     """Learn a trained method's parameters from judged queries: the training queries are
     the ``qrels``' (ranx's ``*_train`` functions; see ``learn`` for what each method
     estimates). Returns a ``FusionModel`` whose ``apply`` fuses other queries.

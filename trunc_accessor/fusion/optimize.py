@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import polars as pl
 
+from trunc_accessor._typing import Frame, Runs
 from trunc_accessor.core import frames
 from trunc_accessor.errors import InputError, ParameterError
 from trunc_accessor.fusion._stack import check_runs_type, fused_frame, source
@@ -179,9 +181,12 @@ def _row(point: dict, names: list) -> dict:
     return row
 
 
-def optimize_fusion(runs, qrels, method, norm="min-max", *, metric="ndcg", by="system",
-                    ties="average", missing="method", grid=None, step=0.1, folds=None, seed=0,
-                    relevance_level=1, **params) -> FusionSearch:
+def optimize_fusion(runs: Runs, qrels: Frame, method: str, norm: str | None = "min-max", *,
+                    metric: str = "ndcg", by: str | Sequence[str] = "system",
+                    ties: str = "average", missing: str = "method",
+                    grid: Mapping[str, Sequence[Any]] | None = None, step: float = 0.1,
+                    folds: int | None = None, seed: int = 0, relevance_level: float = 1,
+                    **params: Any) -> FusionSearch:
     """Choose a fusion method's parameters by a metric on judged queries (ranx's
     ``optimize_fusion``), optionally with k-fold cross-validation over the queries.
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import sys
 import weakref
+from typing import Any
 
 import polars as pl
 import pyarrow as pa
@@ -163,7 +164,7 @@ def official_of(qrels) -> list[str] | None:
     return None
 
 
-def official_measures(dataset) -> list[str]:
+def official_measures(dataset: Any) -> list[str]:
     """The official measures of an ir_datasets dataset (an ``"irds:<id>"`` string or a
     dataset object), in ir_measures' syntax, as its documentation names them ([] when it
     names none).

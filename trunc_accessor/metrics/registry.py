@@ -212,7 +212,7 @@ class Measure:
         level, kwargs = self.resolve(prep, relevance_level)
         return self.metric.kernel(prep, level, **kwargs)
 
-    def with_level(self, level) -> Measure:
+    def with_level(self, level: float | None) -> Measure:
         """The same measure with its own relevance level (None: the call's)."""
         return Measure(self.metric, self.params, None if level is None else check_level(level))
 
@@ -276,15 +276,12 @@ def register(name: str, *, params: tuple[Param, ...] = (), aliases: tuple[str, .
 
 
 def unregister(name: str) -> None:
-    """Remove a user-declared metric, its aliases and its accessor method (to declare it
-    again)."""
+    """Remove a user-declared metric and its aliases (to declare it again); ``run.ir.NAME``
+    and ``trunc_accessor.single.NAME`` look metrics up here, so they lose it too."""
     metric = REGISTRY.pop(name)
     for a in (metric.name, *metric.aliases):
         if _ALIASES.get(a.lower()) == name:
             del _ALIASES[a.lower()]
-    methods = sys.modules.get("trunc_accessor.frontends.namespace")
-    if methods is not None:  # the accessor classes built so far lose run.ir.NAME
-        methods.remove_metric(name)
 
 
 def get_metric(name: str) -> Metric:
@@ -299,7 +296,7 @@ _STRING_FORM = re.compile(
     r"^\s*([A-Za-z_][\w\-]*'?)\s*(?:@\s*([^\s(]+))?\s*(?:\((.*)\))?\s*(?:@\s*([^\s(]+))?\s*$")
 
 
-def parse(spec) -> Measure:
+def parse(spec: Any) -> Measure:
     """A Measure from ``"ndcg@10"``, ``"rbp(p=0.5)"``, ``("ndcg", {"k": 10})`` or a Measure.
 
     A parameter may be given once: ``"rbp(p=0.5,p=0.8)"`` and ``"precision@10(k=5)"`` are

@@ -28,7 +28,8 @@ from __future__ import annotations
 import inspect
 import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -36,6 +37,7 @@ from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.errors import ParameterError
 from trunc_accessor.metrics.registry import (
     REGISTRY,
+    Metric,
     Param,
     check_bool,
     check_k,
@@ -45,6 +47,8 @@ from trunc_accessor.metrics.registry import (
     unregister,
 )
 from trunc_accessor.warn import UndefinedTieOrderWarning, warn
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 MAX_ARRANGEMENTS = 10_000  # per ranking, for a per-ranking function under ties="average"
 PER_RANKING_TIES = (f"Exact: the mean of the function over every distinct order of the tie "
@@ -240,9 +244,10 @@ def _per_ranking_kernel(function: Callable, name: str) -> Callable:
     return kernel
 
 
-def define(function: Callable, name: str, *, params=None, aliases: Sequence[str] = (),
-           citation: str = "", undefined: str = "", doc: str | None = None,
-           ties: str | None = None, vectorised: bool = False):
+def define(function: Callable, name: str, *,
+           params: Mapping[str, Any] | Sequence[Param] | None = None,
+           aliases: Sequence[str] = (), citation: str = "", undefined: str = "",
+           doc: str | None = None, ties: str | None = None, vectorised: bool = False) -> Metric:
     """Register a metric of your own (see the module docstring for the two kinds of
     ``function``); returns the registered ``trunc_accessor.metrics.registry.Metric``.
 
@@ -293,7 +298,6 @@ def define(function: Callable, name: str, *, params=None, aliases: Sequence[str]
     register(name, params=declared, aliases=tuple(aliases), citation=citation,
              undefined=undefined, user=True,
              ties=ties if ties is not None else "" if vectorised else PER_RANKING_TIES)(kernel)
-    _install(name)
     return REGISTRY[name]
 
 
@@ -305,10 +309,9 @@ def _check_names(name: str, aliases: Sequence[str]) -> None:
     method's (run.ir.NAME would replace it on every frontend). Checked before anything is
     registered."""
     from trunc_accessor.core.columns import QID_NAMES
-    from trunc_accessor.frontends.namespace import accessor_attributes
     from trunc_accessor.metrics.names import dialect_meaning
 
-    if name in accessor_attributes():
+    if name in _ACCESSOR_NAMES:
         raise ParameterError(
             f"define: {name!r} is the name of an accessor method (run.ir.{name}); a metric "
             "of that name would replace it: choose another name")
@@ -350,10 +353,10 @@ def _check_signature(function: Callable, name: str, params: list[str], vectorise
                              f"params {params}: {e}") from None
 
 
-def metric(name: str, **kwargs):
+def metric(name: str, **kwargs: Any) -> Callable[[_F], _F]:
     """Decorator form of ``define``: ``@ta.metric("frr")`` over the function."""
 
-    def deco(function):
+    def deco(function: _F) -> _F:
         define(function, name, **kwargs)
         return function
 
@@ -366,8 +369,17 @@ def _owner(alias: str) -> str | None:
     return _ALIASES.get(alias.lower())
 
 
-def _install(name: str) -> None:
-    """Add the metric's method to every accessor class already built."""
-    from trunc_accessor.frontends.namespace import add_metric
+#: The attributes of the ``.ir`` namespaces that are not metrics (``evaluate``, ``truncate``,
+#: …): the frontends declare them here when their classes are built, as a metric of one's
+#: own may not take one of these names (run.ir.NAME would replace the method).
+_ACCESSOR_NAMES: set[str] = set()
 
-    add_metric(REGISTRY[name])
+
+def reserve_accessor_names(names: Iterable[str]) -> None:
+    """Declare ``names`` attributes of an accessor class, which no metric may take."""
+    _ACCESSOR_NAMES.update(names)
+
+
+def accessor_names() -> set[str]:
+    """The accessor attributes declared so far (a copy)."""
+    return set(_ACCESSOR_NAMES)

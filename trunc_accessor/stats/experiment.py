@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
-from trunc_accessor._typing import Frame, Metrics
+from trunc_accessor._typing import Frame, Metrics, Result
 from trunc_accessor.errors import InputError
 from trunc_accessor.stats import _common, paired
 from trunc_accessor.stats import significance as stats
@@ -100,7 +100,7 @@ def experiment(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Metrics
                alpha: float = 0.05, by: str = "system", per_query: bool = False,
                confidence: float = 0.95, ci: str = "t", n_resamples: int = 10_000,
                seed: int = 0, undefined: str = "skip", family: str = "metric",
-               missing: str = "empty", **evaluate_kw):
+               missing: str = "empty", **evaluate_kw: Any) -> Result:
     """Evaluate systems, compare them and tabulate the result.
 
     ``runs``: one run frame with a ``by`` column (pandas or Polars, a LazyFrame too) or a

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import itertools
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from trunc_accessor._typing import Frame
+from trunc_accessor._typing import Frame, Result
 from trunc_accessor.errors import InputError
 from trunc_accessor.stats._common import (
     _BATCH_ELEMENTS,
@@ -87,8 +87,8 @@ def _bootstrap_mean_interval(values: np.ndarray, confidence: float, method: str,
 def compare(per_query: Frame | Mapping[Any, Frame], baseline: Any = None, test: str = "t",
             correction: str = "holm",
             alpha: float = 0.05, n_resamples: int = 10000, seed: int | None = 0,
-            undefined: str = "skip", confidence: float = 0.95, ci: str = "t", by=None,
-            family: str = "metric"):
+            undefined: str = "skip", confidence: float = 0.95, ci: str = "t",
+            by: str | Sequence[str] | None = None, family: str = "metric") -> Result:
     """Paired significance tests between systems, one row per (metric, system, other).
 
     Parameters

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import itertools
 import warnings
+from collections.abc import Sequence
 
 import numpy as np
 
-from trunc_accessor._typing import Frame
+from trunc_accessor._typing import Frame, Result
 from trunc_accessor.errors import InputError
 from trunc_accessor.stats._common import (
     _BATCH_ELEMENTS,
@@ -52,7 +53,7 @@ def _check_common(undefined, alpha):
 
 
 def tukey_hsd(per_query: Frame, undefined: str = "skip", alpha: float = 0.05,
-              confidence: float = 0.95, by=None):
+              confidence: float = 0.95, by: str | Sequence[str] | None = None) -> Result:
     """Tukey's honestly significant difference test over all pairs of systems, one-way (queries
     not treated as blocks), as ``scipy.stats.tukey_hsd(*values_per_system)`` computes it — what
     ranx reports. Only the queries with a value for every system are used ("skip" drops a query
@@ -86,7 +87,8 @@ def tukey_hsd(per_query: Frame, undefined: str = "skip", alpha: float = 0.05,
 
 
 def randomized_tukey_hsd(per_query: Frame, n_resamples: int = 10000, seed: int | None = 0,
-                         undefined: str = "skip", alpha: float = 0.05, by=None):
+                         undefined: str = "skip", alpha: float = 0.05,
+                         by: str | Sequence[str] | None = None) -> Result:
     """Randomised Tukey HSD test (Carterette, *Multiple testing in statistical analysis of
     systems-based information retrieval experiments*, TOIS 2012): queries are blocks; each
     resample permutes every query's values across the systems, and the null distribution is
