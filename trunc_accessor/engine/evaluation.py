@@ -20,15 +20,13 @@ from trunc_accessor.core.prepared import Prepared, check_ties
 from trunc_accessor.engine import presets, truncation
 from trunc_accessor.errors import ParameterError
 from trunc_accessor.metrics import twist
+from trunc_accessor.metrics.params import check_bool, check_k, checked
 from trunc_accessor.metrics.registry import (
     Measure,
     Named,
     apply_undefined,
-    check_bool,
-    check_k,
     check_level,
     check_undefined,
-    checked,
     evaluate_prepared,
     subtopic_warning,
 )

@@ -17,8 +17,10 @@ from trunc_accessor.core import frames
 from trunc_accessor.core.columns import is_pandas
 from trunc_accessor.engine import presets
 from trunc_accessor.errors import InputError, InputTypeError
+from trunc_accessor.metrics.docs import method_doc
 from trunc_accessor.metrics.names import parse_many
-from trunc_accessor.metrics.registry import REGISTRY, Metric, Named, method_doc, parse
+from trunc_accessor.metrics.parse import parse
+from trunc_accessor.metrics.registry import REGISTRY, Metric, Named
 
 _COMMON = (("ties", "average"), ("by", None), ("queries", None), ("relevance_level", 1),
            ("judged_only", False), ("undefined", "zero"))

@@ -18,7 +18,8 @@ from trunc_accessor.core.prepared import check_ties
 from trunc_accessor.engine import batches, presets, truncation
 from trunc_accessor.engine import evaluation as engine
 from trunc_accessor.frontends.namespace import install
-from trunc_accessor.metrics.registry import check_bool, check_level, check_undefined, checked
+from trunc_accessor.metrics.params import check_bool, checked
+from trunc_accessor.metrics.registry import check_level, check_undefined
 
 
 def _answer(run, qrels, named, **kw) -> pl.DataFrame:

@@ -77,15 +77,15 @@ import numpy as np
 
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.metrics._kernels import rbp_tail, rbp_weights
-from trunc_accessor.metrics.registry import (
+from trunc_accessor.metrics.params import (
     K,
     P,
     Param,
     check_bool,
     check_nonnegative,
     check_positive_or_none,
-    register,
 )
+from trunc_accessor.metrics.registry import register
 from trunc_accessor.metrics.terminal import DEPTH, LIU, gains_and_pool, not_truncated, terminal_gain
 
 CHAPELLE = ("Chapelle, Metzler, Zhang & Grinspan, 'Expected reciprocal rank for graded "

@@ -38,7 +38,8 @@ import numpy as np
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.errors import ParameterError
 from trunc_accessor.metrics._combinatorics import log_factorials
-from trunc_accessor.metrics.registry import Param, check_bool, check_p, register
+from trunc_accessor.metrics.params import Param, check_bool, check_p
+from trunc_accessor.metrics.registry import register
 
 CLARKE = ("Clarke, Vtyurina & Smucker, 'Assessing top-k preferences', ACM TOIS 39(3), 2021 "
           "(normalisation); Clarke, Smucker & Vtyurina, 'Offline evaluation by maximum "

@@ -17,7 +17,8 @@ import numpy as np
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.metrics._kernels import in_cut, safe_div
 from trunc_accessor.metrics._order import TREC_EVAL
-from trunc_accessor.metrics.registry import K, register
+from trunc_accessor.metrics.params import K
+from trunc_accessor.metrics.registry import register
 from trunc_accessor.metrics.standard import relevant_retrieved
 
 

@@ -56,7 +56,8 @@ from trunc_accessor.metrics._novelty import (
     _rbp_weight,
     _rr_weight,
 )
-from trunc_accessor.metrics.registry import K, Param, check_unit, register
+from trunc_accessor.metrics.params import K, Param, check_unit
+from trunc_accessor.metrics.registry import register
 
 CLARKE_2008 = ("C. L. A. Clarke, M. Kolla, G. V. Cormack, O. Vechtomova, A. Ashkan, S. Büttcher "
                "and I. MacKinnon. Novelty and diversity in information retrieval evaluation. "

@@ -25,7 +25,8 @@ from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.metrics._kernels import safe_div
 from trunc_accessor.metrics._max_ties import MAX_WORK, _refuse, mean_interpolated, work_floor
 from trunc_accessor.metrics._order import TREC_EVAL, lround, relevant_ranks, segmented_suffix_max
-from trunc_accessor.metrics.registry import Param, check_positive, check_unit, register
+from trunc_accessor.metrics.params import Param, check_positive, check_unit
+from trunc_accessor.metrics.registry import register
 
 RECALL = Param("recall", 0.0, check_unit, "the recall level x in [0, 1]; the cut is "
                "lround(x·R) relevant documents, as trec_eval 10")

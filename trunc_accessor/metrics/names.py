@@ -24,7 +24,8 @@ from typing import Any
 
 from trunc_accessor.errors import ParameterError
 from trunc_accessor.metrics import trec_dialect
-from trunc_accessor.metrics.registry import _ALIASES, REGISTRY, Measure, Named, get_metric, parse
+from trunc_accessor.metrics.parse import parse
+from trunc_accessor.metrics.registry import _ALIASES, REGISTRY, Measure, Named, get_metric
 
 SUMMARIES = ("mean", "sum", "gmean")
 GM_EPSILON = 1e-5  # trec_eval's gm_map: exp(mean(log(max(value, 1e-5))))

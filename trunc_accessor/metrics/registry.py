@@ -1,4 +1,4 @@
-"""Metric declarations, the ``"ndcg@10"`` string form, and the ``evaluate`` loop.
+"""Metric declarations: the ``Metric`` and ``Measure`` types and the registry.
 
 A metric is declared once (``register``): name, aliases, typed parameters with defaults
 and checks, kernel, citation and docstring. That one declaration gives the accessor method
@@ -7,115 +7,23 @@ name and the single-ranking function (``trunc_accessor.single.ndcg([3, 0, 2])``)
 
 A ``Measure`` is a metric with bound parameters; its canonical ``Measure.label``
 (``name[@k][(param=value, …)]``, listing only parameters that differ from their defaults)
-names its output column, and every spelling that means the same thing parses to it.
+names its output column, and every spelling that means the same thing parses to it
+(``trunc_accessor.metrics.parse``).
 """
 from __future__ import annotations
 
-import ast
 import math
-import re
 import sys
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.errors import ParameterError
+from trunc_accessor.metrics.params import Param, checked, is_real
 from trunc_accessor.warn import SubtopicWarning, warn
-
-# --------------------------------------------------------------------------- parameters
-# A check takes a value and returns it normalised, or raises a ValueError whose message
-# starts with "must" (the caller puts the parameter's name in front: "depth must be …").
-
-MAX_CUTOFF = 2 ** 53  # cut-offs and depths beyond this are not exact as floats
-
-
-def is_real(x) -> bool:
-    """A real number (not a bool, complex or string)."""
-    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(
-        x, (bool, np.bool_))
-
-
-def check_k(k):
-    """A rank cut-off or depth: None (the whole ranking) or a whole number in [1, 2^53]."""
-    if k is None:
-        return None
-    if not is_real(k) or not math.isfinite(k) or k != int(k):
-        raise ValueError(f"must be a whole number ≥ 1 or None, not {k!r}")
-    if k < 1:
-        raise ValueError(f"must be ≥ 1 (a cut-off of {k} ranks nothing), not {k!r}")
-    if k > MAX_CUTOFF:
-        raise ValueError(f"must be at most 2**53 (or None for no cut-off), not {k!r}")
-    return int(k)
-
-
-def check_p(p):
-    """A probability strictly between 0 and 1, as a normal float (≥ 2.2e-308: a subnormal p
-    loses its precision and can overflow what divides by it)."""
-    if not is_real(p) or not sys.float_info.min <= p < 1:
-        raise ValueError(f"must be a number in the open interval (0, 1), at least "
-                         f"{sys.float_info.min:.3g} (a normal float), not {p!r}")
-    return float(p)
-
-
-def check_bool(b):
-    if not isinstance(b, (bool, np.bool_)):
-        raise ValueError(f"must be True or False, not {b!r}")
-    return bool(b)
-
-
-def check_positive_or_none(x):
-    if x is None:
-        return None
-    if not is_real(x) or not math.isfinite(x) or not x > 0:
-        raise ValueError(f"must be a finite number > 0 or None, not {x!r}")
-    return float(x)
-
-
-def check_nonnegative(x):
-    """A finite number ≥ 0 (an effort e: 0 gives the metric without effort)."""
-    if not is_real(x) or not math.isfinite(x) or x < 0:
-        raise ValueError(f"must be a finite number ≥ 0, not {x!r}")
-    return float(x)
-
-
-def check_unit(x):
-    """A number in the closed interval [0, 1]."""
-    if not is_real(x) or not math.isfinite(x) or not 0 <= x <= 1:
-        raise ValueError(f"must be a number in [0, 1], not {x!r}")
-    return float(x)
-
-
-def check_positive(x):
-    """A finite number > 0."""
-    if not is_real(x) or not math.isfinite(x) or not x > 0:
-        raise ValueError(f"must be a finite number > 0, not {x!r}")
-    return float(x)
-
-
-def check_gains(g):
-    """nDCG gains: None (gain = grade), "exponential" (2^g − 1), or a mapping grade → gain
-    of finite numbers."""
-    if g is None or (isinstance(g, str) and g == "exponential"):
-        return g
-    if isinstance(g, str) and g == "linear":
-        return None
-    if isinstance(g, Mapping):
-        out = {}
-        for key, value in g.items():
-            try:
-                pair = float(key), float(value)
-            except (TypeError, ValueError):
-                pair = None
-            if pair is None or isinstance(key, bool) or isinstance(value, bool) \
-                    or not all(math.isfinite(v) for v in pair):
-                raise ValueError(f"must map grades to gains, both finite numbers; grade {key!r} "
-                                 f"maps to {value!r}")
-            out[pair[0]] = pair[1]
-        return tuple(sorted(out.items()))
-    raise ValueError(f"must be None, 'exponential' or a mapping grade → gain, not {g!r}")
 
 
 def check_level(level) -> float:
@@ -149,26 +57,6 @@ def apply_undefined(values: np.ndarray, undefined: str) -> np.ndarray:
     if undefined == "zero":
         return np.nan_to_num(values, nan=0.0, posinf=np.inf, neginf=-np.inf)
     return values
-
-
-def checked(name: str, check: Callable[[Any], Any], value):
-    """``check(value)``, its error message prefixed with the parameter's name."""
-    try:
-        return check(value)
-    except ValueError as e:
-        raise ParameterError(f"{name} {e}") from None
-
-
-@dataclass(frozen=True)
-class Param:
-    name: str
-    default: Any
-    check: Callable[[Any], Any]
-    doc: str
-
-
-K = Param("k", None, check_k, "rank cut-off; None = the whole ranking")
-P = Param("p", 0.8, check_p, "persistence, the probability of going on to the next rank")
 
 
 @dataclass(frozen=True)
@@ -327,82 +215,6 @@ def get_metric(name: str) -> Metric:
         raise ParameterError(f"unknown metric {name!r}; known: {sorted(REGISTRY)}") from None
 
 
-# name['][@k][(params)] or name['](params)@k; rel= in params is the measure's relevance level
-_STRING_FORM = re.compile(
-    r"^\s*([A-Za-z_][\w\-]*'?)\s*(?:@\s*([^\s(]+))?\s*(?:\((.*)\))?\s*(?:@\s*([^\s(]+))?\s*$")
-
-
-def parse(spec) -> Measure:
-    """A Measure from ``"ndcg@10"``, ``"rbp(p=0.5)"``, ``("ndcg", {"k": 10})`` or a Measure.
-
-    A parameter may be given once: ``"rbp(p=0.5,p=0.8)"`` and ``"precision@10(k=5)"`` are
-    errors."""
-    if isinstance(spec, Measure):
-        return spec
-    if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[1], Mapping):
-        name, given = spec
-        if not isinstance(name, str) or not all(isinstance(p, str) for p in given):
-            raise ParameterError(f"a (name, params) metric pair takes a string name and "
-                                 f"string parameter names, not {spec!r}")
-        return get_metric(name).measure(**given)
-    if not isinstance(spec, str):
-        raise ParameterError(
-            f"a metric is a string like 'ndcg@10' or a (name, params) pair, not {spec!r}")
-    m = _STRING_FORM.match(spec)
-    if not m:
-        raise ParameterError(f"cannot parse metric {spec!r}; write e.g. 'ndcg@10' or 'rbp(p=0.5)'")
-    name, at, inner, at_after = m.groups()
-    if at is not None and at_after is not None:
-        raise ParameterError(f"in {spec!r}: the cut-off is given twice (@{at} and @{at_after})")
-    at = at if at is not None else at_after
-    metric = get_metric(name)
-    params: dict[str, Any] = {}
-    if at is not None:
-        try:
-            params["k"] = _literal(at)
-        except ValueError:
-            raise ParameterError(f"in {spec!r}: the cut-off after @ must be a number") from None
-    if inner and inner.strip():
-        bad = ParameterError(f"in {spec!r}: parameters are written name=value, e.g. 'rbp(p=0.5)'")
-        try:
-            call = ast.parse(f"f({inner})", mode="eval").body
-        except SyntaxError as e:
-            repeated = re.search(r"keyword argument repeated: (\w+)", str(e))
-            if repeated:
-                raise ParameterError(f"in {spec!r}: {repeated.group(1)} is given twice") from None
-            raise bad from None
-        except (RecursionError, MemoryError, ValueError):
-            raise bad from None
-        if (not isinstance(call, ast.Call) or call.args
-                or any(kw.arg is None for kw in call.keywords)):
-            raise bad
-        for kw in call.keywords:
-            if kw.arg is None:  # **mapping
-                raise bad
-            if kw.arg in params:
-                how = f" (as @{at} and as k=)" if kw.arg == "k" and at is not None else ""
-                raise ParameterError(f"in {spec!r}: {kw.arg} is given twice{how}")
-            if isinstance(kw.value, ast.Name):  # a bare word: gains=exponential
-                params[kw.arg] = kw.value.id
-                continue
-            try:
-                params[kw.arg] = ast.literal_eval(kw.value)
-            except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
-                raise bad from None
-    level = params.pop("rel", None) if "rel" not in {p.name for p in metric.params} else None
-    return metric.measure(**params).with_level(level)
-
-
-def _literal(s: str):
-    try:
-        v = ast.literal_eval(s)
-    except (SyntaxError, ValueError):
-        raise ParameterError(s) from None
-    if not isinstance(v, (int, float)) or isinstance(v, bool):
-        raise ParameterError(s)
-    return v
-
-
 ADHOC_READINGS = {
     "largest": "each document's largest grade over the subtopics (relevant to the query when "
                "relevant to any subtopic)",
@@ -454,55 +266,3 @@ def evaluate_prepared(prep: Prepared, measures, relevance_level: float = 1,
             continue
         out[m.label] = np.asarray(m.compute(prep, level), dtype=np.float64)
     return out
-
-
-@dataclass
-class _Doc:
-    """Builds the user-facing docstring of a metric's accessor method."""
-
-    metric: Metric
-    extra: list[str] = field(default_factory=list)
-
-    def render(self) -> str:
-        m = self.metric
-        lines = [m.doc, "", "Parameters", "----------", "qrels : DataFrame",
-                 "    Judgments (qid, docid, rel), pandas or Polars."]
-        for p in m.params:
-            lines += [f"{p.name} : default {p.default!r}", f"    {p.doc}"]
-        lines += [
-            "ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'",
-            "    'average': exact mean over every order of tied scores (McSherry & Najork 2008);",
-            "    'first': the order as given; 'trec_eval': score desc, docid desc "
-            "(trec_eval's order);",
-            "    'trec_eval9': the same with scores compared as float32 "
-            "(trec_eval 9.0.8, pytrec_eval).",
-            "by : str or list of str, optional",
-            "    Key columns holding many systems in one frame; values per (by…, qid). Any",
-            "    column name works; a missing key (None/NaN/null) is a system of its own.",
-            "queries : iterable, optional",
-            "    Extra qids to score though they have no judgments (R = 0).",
-            "undefined : {'zero', 'nan'}, default 'zero'",
-            "    An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,",
-            "    ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.",
-            "relevance_level : number > 0, default 1",
-            "    A document is relevant when its grade is ≥ this (unjudged documents count",
-            "    as grade 0, so they never are).",
-            "",
-            "Returns",
-            "-------",
-            "pandas: Series indexed by qid (or by…, qid) named after the metric;",
-            "Polars: frame with the key columns and one Float64 column named after the metric.",
-        ]
-        if m.ties:
-            lines += ["", "Ties", "----", m.ties]
-        if m.undefined:
-            lines += ["", "Undefined values", "----------------", m.undefined]
-            if not m.undefined.startswith("Never undefined"):
-                lines += [UNDEFINED_RULE]
-        if m.citation:
-            lines += ["", "References", "----------", m.citation]
-        return "\n".join(lines)
-
-
-def method_doc(metric: Metric) -> str:
-    return _Doc(metric).render()

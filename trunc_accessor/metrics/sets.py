@@ -16,7 +16,8 @@ import numpy as np
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.metrics._kernels import safe_div
 from trunc_accessor.metrics._order import TREC_EVAL
-from trunc_accessor.metrics.registry import K, Param, check_positive, register
+from trunc_accessor.metrics.params import K, Param, check_positive
+from trunc_accessor.metrics.registry import register
 from trunc_accessor.metrics.standard import precision, recall, relevant_retrieved
 
 SETS = TREC_EVAL + ", "

@@ -19,7 +19,7 @@ import numpy as np
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.metrics._combinatorics import comb_ratio, log_factorials
 from trunc_accessor.metrics._kernels import discount, in_cut, rbp_tail, rbp_weights, safe_div
-from trunc_accessor.metrics.registry import (
+from trunc_accessor.metrics.params import (
     K,
     P,
     Param,
@@ -27,8 +27,8 @@ from trunc_accessor.metrics.registry import (
     check_gains,
     check_positive_or_none,
     is_real,
-    register,
 )
+from trunc_accessor.metrics.registry import register
 
 MCSHERRY = ("McSherry & Najork, 'Computing IR performance measures efficiently in the "
             "presence of tied scores', ECIR 2008")

@@ -22,7 +22,8 @@ import numpy as np
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.metrics._kernels import discount, rbp_tail, rbp_weights
 from trunc_accessor.metrics._order import restarting_cumsum
-from trunc_accessor.metrics.registry import P, Param, check_k, register
+from trunc_accessor.metrics.params import P, Param, check_k
+from trunc_accessor.metrics.registry import register
 from trunc_accessor.metrics.standard import MAX_GRADE, RBP_GRADED, precision_sum, rr
 
 LIU = ("Liu, Moffat, Baldwin & Zhang, 'Quit while ahead: evaluating truncated rankings', "

@@ -32,7 +32,8 @@ from trunc_accessor.metrics._order import (
     restarting_cumsum,
 )
 from trunc_accessor.metrics.infap import before_row
-from trunc_accessor.metrics.registry import P, Param, check_p, is_real, register
+from trunc_accessor.metrics.params import P, Param, check_p, is_real
+from trunc_accessor.metrics.registry import register
 from trunc_accessor.metrics.standard import GAINS, gain_values
 
 CITE = TREC_EVAL + ", "

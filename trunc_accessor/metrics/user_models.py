@@ -72,7 +72,7 @@ from trunc_accessor.errors import ParameterError
 from trunc_accessor.metrics._combinatorics import log_factorials
 from trunc_accessor.metrics._order import mixed_groups, require_order_free, restarting_cumsum
 from trunc_accessor.metrics.cascade import _segment_scan_product
-from trunc_accessor.metrics.registry import (
+from trunc_accessor.metrics.params import (
     K,
     Param,
     check_k,
@@ -80,8 +80,8 @@ from trunc_accessor.metrics.registry import (
     check_positive,
     check_positive_or_none,
     is_real,
-    register,
 )
+from trunc_accessor.metrics.registry import register
 
 CWL = ("Moffat, Bailey, Scholer & Thomas, 'Incorporating user expectations and behavior into "
        "the measurement of search effectiveness', ACM TOIS 35(3), 2017 (the C/W/L framework); "

@@ -23,7 +23,8 @@ import numpy as np
 
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.metrics._kernels import discount, rbp_weights
-from trunc_accessor.metrics.registry import P, Param, check_nonnegative, register
+from trunc_accessor.metrics.params import P, Param, check_nonnegative
+from trunc_accessor.metrics.registry import register
 from trunc_accessor.metrics.standard import MAX_GRADE, RBP_GRADED
 from trunc_accessor.metrics.terminal import gains_and_pool
 

@@ -93,7 +93,7 @@ MAX_LEVELS = 10_001  # precision_recall's recall levels (a level every 0.0001)
 
 def _whole(value, param: str, label: str, minimum: int) -> int:
     """A whole number ≥ ``minimum`` (not a bool)."""
-    from trunc_accessor.metrics.registry import is_real
+    from trunc_accessor.metrics.params import is_real
 
     if not is_real(value) or not math.isfinite(value) or value != int(value) \
             or value < minimum:
@@ -122,7 +122,7 @@ def plot_crp(run: Frame, qrels: Frame, qids: Sequence[Any] | None = None, *,
         raise InputError(f"{label}: qids must be a qid or a list of qids (or None for all), "
                          f"not {qids!r}")
     if figsize is not None:
-        from trunc_accessor.metrics.registry import is_real
+        from trunc_accessor.metrics.params import is_real
 
         if not isinstance(figsize, (tuple, list)) or len(figsize) != 2 or not all(
                 is_real(v) and math.isfinite(v) and v > 0 for v in figsize):
@@ -475,7 +475,7 @@ def precision_recall(runs: Frame, qrels: Frame, systems: Sequence[Any] | None = 
     _check_name(by, "by", label)
     _check_systems(systems, label)
     _check_ax(ax, label)
-    from trunc_accessor.metrics.registry import is_real
+    from trunc_accessor.metrics.params import is_real
 
     given: Any = levels
     if isinstance(given, (str, bytes)) or not (
