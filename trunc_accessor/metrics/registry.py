@@ -22,6 +22,7 @@ import numpy as np
 
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.errors import ParameterError
+from trunc_accessor.metrics.dialects import Spelling, TrecName
 from trunc_accessor.metrics.params import Param, checked, is_real
 from trunc_accessor.warn import SubtopicWarning, warn
 
@@ -72,6 +73,12 @@ class Metric:
     user: bool = False  # declared by a user (trunc_accessor.metrics.user), not the library
     ties: str = ""  # what ties="average" computes: the closed form, or why it is refused
     subtopics: bool = False  # a diversity measure: reads the qrels' subtopics
+    # its names in other dialects, its summary over queries and its prefix kernel (register)
+    ir_measures: tuple[Spelling, ...] = ()
+    ranx: tuple[Spelling, ...] = ()
+    trec_eval: tuple[TrecName, ...] = ()
+    aggregate: str = "mean"
+    prefix: Callable[..., np.ndarray] | None = None
 
     def measure(self, **params) -> Measure:
         known = {p.name: p for p in self.params}
@@ -169,15 +176,61 @@ def _fmt(v) -> str:
 
 REGISTRY: dict[str, Metric] = {}
 _ALIASES: dict[str, str] = {}
+_GENERATION = [0]  # bumped by every register and unregister: tables built from the registry
+
+
+def generation() -> int:
+    """A number that changes whenever a metric is registered or unregistered (the tables
+    built from the registry, e.g. trec_eval's measure table, are rebuilt when it does)."""
+    return _GENERATION[0]
 
 
 def register(name: str, *, params: tuple[Param, ...] = (), aliases: tuple[str, ...] = (),
              citation: str = "", undefined: str = "", user: bool = False, ties: str = "",
-             subtopics: bool = False):
-    """Declare a metric; the decorated function is its kernel and its docstring the doc
-    (``user``: declared through ``trunc_accessor.metrics.user.define``; ``ties``: what
-    the default ``ties="average"`` computes; ``subtopics``: a diversity measure, which reads
-    the subtopics of diversity qrels)."""
+             subtopics: bool = False, ir_measures: str | Spelling | tuple = (),
+             ranx: str | Spelling | tuple = (), trec_eval: str | TrecName | tuple = (),
+             aggregate: str = "mean", prefix: Callable[..., np.ndarray] | None = None):
+    """Declare a metric; the decorated function is its kernel and its docstring the doc.
+
+    Parameters
+    ----------
+    name : str
+        The metric's name: its accessor method, its string form, its column label.
+    params : tuple of Param
+        Its parameters, with defaults and checks.
+    aliases : tuple of str
+        Other names of the metric in the library's own string form.
+    citation, undefined, ties : str
+        Its reference; when its value is undefined; what the default ``ties="average"``
+        computes (the closed form, or why it is refused).
+    user : bool
+        Declared through ``trunc_accessor.metrics.user.define``, not by the library.
+    subtopics : bool
+        A diversity measure, which reads the subtopics of diversity qrels.
+    ir_measures : str, Spelling or tuple of them
+        Its names in ir_measures' (and PyTerrier's) dialect (``"nDCG"``, or
+        ``Spelling("ERR", {"max_grade": 4})`` for a name that implies parameters).
+    ranx : str, Spelling or tuple of them
+        Its names in ranx' dialect where they differ from the metric's own (``"mrr"``).
+    trec_eval : str, TrecName or tuple of them
+        The measures of trec_eval's table it computes (``"map"``,
+        ``TrecName("map_cut", "cutoffs", "k", CUTS)``); a name must not be another
+        metric's.
+    aggregate : {"mean", "sum"}, default "mean"
+        How its per-query values are summarised over queries, as trec_eval does: their
+        mean, or their sum (the counts: num_ret, num_rel, …).
+    prefix : callable, optional
+        Its prefix kernel ``fn(cuts, level, **params)``: its value at every cut-off of
+        every ranking in one pass (``trunc_accessor.metrics.prefix.Cuts``); without one,
+        ``cutoff_curve`` rescores every prefix.
+    """
+    dialects = {"ir_measures": _spellings(ir_measures, Spelling),
+                "ranx": _spellings(ranx, Spelling), "trec_eval": _spellings(trec_eval, TrecName)}
+    if aggregate not in ("mean", "sum"):
+        raise ParameterError(f"register {name!r}: aggregate must be 'mean' or 'sum', "
+                             f"not {aggregate!r}")
+    if prefix is not None and not callable(prefix):
+        raise ParameterError(f"register {name!r}: prefix must be a function, not {prefix!r}")
 
     def deco(kernel):
         doc = (kernel.__doc__ or "").strip()
@@ -185,24 +238,48 @@ def register(name: str, *, params: tuple[Param, ...] = (), aliases: tuple[str, .
                         summary=" ".join(doc.split("\n\n")[0].split()) if doc else name,
                         citation=citation,
                         doc=doc, undefined=undefined, user=user, ties=ties,
-                        subtopics=subtopics)
+                        subtopics=subtopics, aggregate=aggregate, prefix=prefix, **dialects)
         if name in REGISTRY:
             raise RuntimeError(f"metric {name!r} registered twice")
+        _claim_dialect_names(metric)
         REGISTRY[name] = metric
         for a in (name, *aliases):
             _ALIASES[a.lower()] = name
+        _GENERATION[0] += 1
         return kernel
 
     return deco
 
 
+def _spellings(given, kind) -> tuple:
+    """A dialect keyword of ``register`` as a tuple of ``kind`` (a name alone is one)."""
+    items = given if isinstance(given, tuple) else (given,)
+    out = tuple(kind(x) if isinstance(x, str) else x for x in items)
+    for x in out:
+        if not isinstance(x, kind):
+            raise ParameterError(f"a {kind.__name__} or its name was expected, not {x!r}")
+    return out
+
+
+def _claim_dialect_names(metric: Metric) -> None:
+    """Refuse a dialect name another metric declares (each names one metric)."""
+    for dialect in ("ir_measures", "ranx", "trec_eval"):
+        mine = {s.name for s in getattr(metric, dialect)}
+        for other in REGISTRY.values():
+            taken = mine & {s.name for s in getattr(other, dialect)}
+            if taken:
+                raise RuntimeError(f"metric {metric.name!r}: the {dialect} name "
+                                   f"{sorted(taken)[0]!r} is {other.name!r}'s")
+
+
 def unregister(name: str) -> None:
-    """Remove a user-declared metric, its aliases and its accessor method (to declare it
-    again)."""
+    """Remove a user-declared metric, its aliases, its names in other dialects and its
+    accessor method (to declare it again)."""
     metric = REGISTRY.pop(name)
     for a in (metric.name, *metric.aliases):
         if _ALIASES.get(a.lower()) == name:
             del _ALIASES[a.lower()]
+    _GENERATION[0] += 1
     methods = sys.modules.get("trunc_accessor.frontends.namespace")
     if methods is not None:  # the accessor classes built so far lose run.ir.NAME
         methods.remove_metric(name)

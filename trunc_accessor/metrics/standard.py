@@ -19,6 +19,7 @@ import numpy as np
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.metrics._combinatorics import comb_ratio, log_factorials
 from trunc_accessor.metrics._kernels import discount, in_cut, rbp_tail, rbp_weights, safe_div
+from trunc_accessor.metrics.dialects import CUTS, Spelling, TrecName
 from trunc_accessor.metrics.params import (
     K,
     P,
@@ -28,6 +29,7 @@ from trunc_accessor.metrics.params import (
     check_positive_or_none,
     is_real,
 )
+from trunc_accessor.metrics.prefix import Cuts
 from trunc_accessor.metrics.registry import register
 
 MCSHERRY = ("McSherry & Najork, 'Computing IR performance measures efficiently in the "
@@ -42,12 +44,20 @@ def relevant_retrieved(prep: Prepared, level: float, k=None) -> np.ndarray:
     return part.seg_sum(part.group_mean(part.relevant(level)) * in_cut(part, k))
 
 
+def precision_prefix(c: Cuts, level, k=None):
+    """precision at every cut-off of ``c`` (its prefix kernel)."""
+    num = c.relevant_retrieved(level, k)
+    return safe_div(num, c.n) if k is None else num / k
+
+
 @register("precision", params=(K,), aliases=("p", "prec"), citation=MCSHERRY + ", §2.1.",
           undefined="With k=None: undefined for an empty ranking (0/0). With k: never undefined "
                     "(0 for an empty ranking). R = 0 gives 0 (nothing can be relevant).",
           ties=("Exact (McSherry & Najork 2008, §2.1): a tie group cut by the cut-off k "
                 "contributes (k − t)·r/n relevant documents (t positions before the group, n "
-                "documents in it, r relevant)."))
+                "documents in it, r relevant)."),
+          ir_measures=("P", "Precision"), ranx="precision",
+          trec_eval=TrecName("P", "cutoffs", "k", CUTS), prefix=precision_prefix)
 def precision(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Precision: relevant documents in the first k positions, divided by k.
 
@@ -65,9 +75,16 @@ def precision(prep: Prepared, level: float, k=None) -> np.ndarray:
     return num / k
 
 
+def recall_prefix(c: Cuts, level, k=None):
+    """recall at every cut-off of ``c`` (its prefix kernel)."""
+    return safe_div(c.relevant_retrieved(level, k), c.ranking(c.prep.num_relevant(level)))
+
+
 @register("recall", params=(K,), aliases=("r",), citation=MCSHERRY + ", §2.2.", undefined=UNDEF_R0,
           ties=("Exact, as precision@k: a tie group cut by the cut-off counts the share (k − t)/n "
-                "of its documents (t positions before the group, n documents in it)."))
+                "of its documents (t positions before the group, n documents in it)."),
+          ir_measures=("R", "Recall"), ranx="recall",
+          trec_eval=TrecName("recall", "cutoffs", "k", CUTS), prefix=recall_prefix)
 def recall(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Recall: relevant documents in the first k positions, divided by R.
 
@@ -81,11 +98,19 @@ def recall(prep: Prepared, level: float, k=None) -> np.ndarray:
     return safe_div(relevant_retrieved(prep, level, k), prep.num_relevant(level))
 
 
+def f1_prefix(c: Cuts, level, k=None):
+    """f1 at every cut-off of ``c`` (its prefix kernel)."""
+    num = 2.0 * c.relevant_retrieved(level, k)
+    den = (c.depth if k is None else np.full(len(c), k)) + c.ranking(c.prep.num_relevant(level))
+    return safe_div(num, den.astype(np.float64))
+
+
 @register("f1", params=(K,), citation=MCSHERRY + ", §2.3.",
           undefined="With k=None: undefined when the ranking is empty and R = 0 (0/0). "
                     "R = 0 otherwise gives 0.",
           ties=("Exact, as precision@k: a tie group cut by the cut-off counts the share (k − t)/n "
-                "of its documents (t positions before the group, n documents in it)."))
+                "of its documents (t positions before the group, n documents in it)."),
+          ranx="f1", prefix=f1_prefix)
 def f1(prep: Prepared, level: float, k=None) -> np.ndarray:
     """F1: harmonic mean of precision and recall, 2·rel_ret / (k + R).
 
@@ -101,11 +126,31 @@ def f1(prep: Prepared, level: float, k=None) -> np.ndarray:
     return safe_div(num, den.astype(np.float64))
 
 
+def success_prefix(c: Cuts, level, k=None):
+    """success at every cut-off of ``c`` (its prefix kernel)."""
+    part = c.prep.judged_part()
+    r_g = part.group_sum(part.relevant(level))
+    if k is None:
+        return (c.running_groups(part, r_g > 0) > 0).astype(float)
+    end = part.g_start + part.g_size
+    full = end <= k
+    hit_full = c.running_groups(part, full & (r_g > 0)) > 0
+    cut = np.flatnonzero((part.g_start < k) & ~full)  # at most one group per ranking
+    p_hit = np.zeros(part.n_groups)
+    if cut.size:
+        n, r = part.g_size[cut], r_g[cut].astype(np.int64)
+        s = k - part.g_start[cut]
+        p_hit[cut] = 1.0 - comb_ratio(n - r, s, n, s, log_factorials(int(n.max())))
+    return np.where(hit_full, 1.0, c.running_groups(part, p_hit))
+
+
 @register("success", params=(K,), aliases=("s", "success_at"),
           citation=MCSHERRY + " (the hypergeometric form is ours, derived as in §2.5).",
           undefined="Never undefined: 0 for an empty ranking and when R = 0.",
           ties=("Exact: a group of n documents holding r relevant ones, s of whose positions lie "
-                "within the cut-off, shows one of them with probability 1 − C(n − r, s)/C(n, s)."))
+                "within the cut-off, shows one of them with probability 1 − C(n − r, s)/C(n, s)."),
+          ir_measures="Success", ranx="hit_rate",
+          trec_eval=TrecName("success", "cutoffs", "k", (1, 5, 10)), prefix=success_prefix)
 def success(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Success: 1 if a relevant document is in the first k positions, else 0.
 
@@ -138,11 +183,21 @@ def success(prep: Prepared, level: float, k=None) -> np.ndarray:
     return np.where(hit_full, 1.0, p_hit)
 
 
+def ap_prefix(c: Cuts, level, k=None):
+    """ap at every cut-off of ``c`` (its prefix kernel)."""
+    part = c.prep.judged_part()
+    terms = precision_terms(part, part.relevant(level)) * in_cut(part, k)
+    return safe_div(c.running(part, terms), c.ranking(c.prep.num_relevant(level)))
+
+
 @register("ap", params=(K,), aliases=("map", "average_precision", "map_cut"),
           citation=MCSHERRY + ", §2.4.", undefined=UNDEF_R0,
           ties=("Exact, closed form of McSherry & Najork 2008, §2.4: position j of tie group i "
                 "contributes (r_i/n_i)·(R_i + (j − t_i − 1)(r_i − 1)/(n_i − 1) + 1)/j, R_i the "
-                "relevant documents before the group."))
+                "relevant documents before the group."),
+          ir_measures=("AP", "MAP"), ranx="map",
+          trec_eval=("map", TrecName("gm_map", summary="gmean"),
+                     TrecName("map_cut", "cutoffs", "k", CUTS)), prefix=ap_prefix)
 def ap(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Average precision: the mean over the R relevant documents of the precision at their
     positions, retrieved ones within the first k only (trec_eval ``map``, ``map_cut_k``).
@@ -191,13 +246,20 @@ def precision_terms(prep: Prepared, gains: np.ndarray) -> np.ndarray:
     return (before[gi] * G / m + pairs + S2 / m) / j
 
 
+def rr_prefix(c: Cuts, level, k=None):
+    """rr at every cut-off of ``c`` (its prefix kernel)."""
+    # a prefix holds the first group with a relevant document whole, or none of it
+    return np.where(c.any_relevant(level), c.ranking(rr(c.prep, level, k)), 0.0)
+
+
 @register("rr", params=(K,), aliases=("mrr", "recip_rank", "reciprocal_rank"),
           citation=MCSHERRY + ", §2.5.",
           undefined="Never undefined: 0 when no relevant document is retrieved (also R = 0 "
                     "and the empty ranking), as trec_eval.",
           ties=("Exact (McSherry & Najork 2008, §2.5): the first relevant document of a group of n"
                 " documents holding r relevant ones sits at offset x with probability C(n − x, r −"
-                " 1)/C(n, r)."))
+                " 1)/C(n, r)."),
+          ir_measures=("RR", "MRR"), ranx="mrr", trec_eval="recip_rank", prefix=rr_prefix)
 def rr(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Reciprocal rank of the first relevant document within the first k, else 0
     (trec_eval ``recip_rank``).
@@ -317,13 +379,27 @@ DCG_SOURCES = ("Järvelin & Kekäläinen, 'Cumulated gain-based evaluation of IR
                "'Learning to rank using gradient descent', ICML 2005 (gains 2^g − 1)")
 
 
+def _dcg_prefix(c: Cuts, k, gains, log_base=2.0, min_grade=None) -> np.ndarray:
+    """DCG at every cut-off of ``c`` (the prefix kernels of dcg and ndcg)."""
+    part = c.prep.judged_part()
+    g = part.group_mean(gain_values(part.grade, gains, min_grade))
+    return c.running(part, g * discount(part.pos, log_base) * in_cut(part, k))
+
+
+def dcg_prefix(c: Cuts, level, k=None, gains=None, log_base=2.0, min_grade=None):
+    """dcg at every cut-off of ``c`` (its prefix kernel)."""
+    return _dcg_prefix(c, k, gains, log_base, min_grade)
+
+
 @register("dcg", params=(K, GAINS, LOG_BASE, MIN_GRADE),
           citation=MCSHERRY + ", §2.6 (tie-aware DCG); " + DCG_SOURCES + ".",
           undefined="Never undefined: 0 for an empty ranking, and 0 when no judged document "
                     "has a positive gain (e.g. R = 0).",
           ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
                 "2008); a group cut by a cut-off counts the share of its positions inside it. (= "
-                "scikit-learn's tie-averaged dcg_score)"))
+                "scikit-learn's tie-averaged dcg_score)"),
+          ranx=(Spelling("dcg_burges", {"gains": "exponential"}), "dcg"),
+          trec_eval=TrecName("dcg", "gains", "gains"), prefix=dcg_prefix)
 def dcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0,
         min_grade=None) -> np.ndarray:
     """Discounted cumulative gain, Σ_{j≤k} gain_j / log_b(1 + j) (b = ``log_base``, 2).
@@ -343,13 +419,23 @@ def dcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0,
     return dcg_values(prep, k, gains, log_base, min_grade)
 
 
+def ndcg_prefix(c: Cuts, level, k=None, gains=None, log_base=2.0, min_grade=None):
+    """ndcg at every cut-off of ``c`` (its prefix kernel)."""
+    ideal = ideal_dcg(c.prep, k, gains, log_base, min_grade)
+    return safe_div(_dcg_prefix(c, k, gains, log_base, min_grade), c.ranking(ideal))
+
+
 @register("ndcg", params=(K, GAINS, LOG_BASE, MIN_GRADE), aliases=("ndcg_cut",),
           citation=MCSHERRY + ", §2.6; " + DCG_SOURCES + ".",
           undefined="Undefined when the ideal DCG is 0 (no judged document with positive "
                     "gain, e.g. R = 0). "
                     "An empty ranking with R > 0 scores 0.",
           ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
-                "2008); a group cut by a cut-off counts the share of its positions inside it."))
+                "2008); a group cut by a cut-off counts the share of its positions inside it."),
+          ir_measures=("nDCG", "NDCG"),
+          ranx=(Spelling("ndcg_burges", {"gains": "exponential"}), "ndcg"),
+          trec_eval=(TrecName("ndcg", "gains", "gains"),
+                     TrecName("ndcg_cut", "cutoffs", "k", CUTS)), prefix=ndcg_prefix)
 def ndcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0,
          min_grade=None) -> np.ndarray:
     """Normalised DCG: DCG@k divided by the DCG@k of the ideal ranking of the qid's judged
@@ -370,9 +456,20 @@ def ndcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0,
                      ideal_dcg(prep, k, gains, log_base, min_grade))
 
 
+def rprec_prefix(c: Cuts, level):
+    """rprec at every cut-off of ``c`` (its prefix kernel)."""
+    R = c.prep.num_relevant(level)
+    part = c.prep.judged_part()
+    inside = (part.pos <= R[part.seg]).astype(np.float64)
+    num = c.running(part, part.group_mean(part.relevant(level)) * inside)
+    return safe_div(num, c.ranking(R))
+
+
 @register("rprec", aliases=("r-prec", "r_prec", "r_precision"),
           citation=MCSHERRY + " (R-prec is P@R; tie-aware through §2.1).", undefined=UNDEF_R0,
-          ties=("Exact: precision at k = R, tie-aware as precision@k."))
+          ties=("Exact: precision at k = R, tie-aware as precision@k."),
+          ir_measures=("Rprec", "RPrec"), ranx="r-precision", trec_eval="Rprec",
+          prefix=rprec_prefix)
 def rprec(prep: Prepared, level: float) -> np.ndarray:
     """R-precision: precision at rank R, the qid's number of relevant documents
     (trec_eval ``Rprec``). Tie-aware as P@k with k = R.
@@ -395,12 +492,20 @@ def _sum_min(a: np.ndarray, u: np.ndarray, c: np.ndarray) -> np.ndarray:
     return np.where(a >= c, (u + 1) * c, below + (u - m) * c)
 
 
+def bpref_prefix(c: Cuts, level):
+    """bpref at every cut-off of ``c`` (its prefix kernel)."""
+    part, terms = bpref_terms(c.prep, level)
+    return safe_div(c.running_groups(part, terms), c.ranking(c.prep.num_relevant(level)))
+
+
 @register("bpref", citation="Buckley & Voorhees, 'Retrieval evaluation with incomplete "
           "information', SIGIR 2004 (trec_eval's form); tie-aware form derived here.",
           undefined=UNDEF_R0,
           ties=("Exact: the number of judged non-relevant documents of its own group ahead of a "
                 "relevant document is uniform on 0..u (u judged non-relevant in the group); the "
-                "mean of min(N_d, R) has a closed form."))
+                "mean of min(N_d, R) has a closed form."),
+          ir_measures=("Bpref", "BPref"), ranx="bpref",
+          trec_eval=("bpref", TrecName("gm_bpref", summary="gmean")), prefix=bpref_prefix)
 def bpref(prep: Prepared, level: float) -> np.ndarray:
     """Binary preference: (1/R) Σ_{relevant retrieved d} (1 − min(N_d, R) / min(R, N)),
     N_d the judged non-relevant documents ranked above d, N those in the qrels
@@ -458,10 +563,18 @@ def rbp_gain(prep: Prepared, level: float, graded: bool, max_grade) -> np.ndarra
     return prep.gain() / top if top > 0 else np.zeros_like(prep.gain())
 
 
+def rbp_prefix(c: Cuts, level, p=0.8, graded=False, max_grade=None):
+    """rbp at every cut-off of ``c`` (its prefix kernel)."""
+    part = c.prep.judged_part()
+    gain = part.group_mean(rbp_gain(part, level, graded, max_grade))
+    return (1.0 - p) * c.running(part, gain * rbp_weights(part, p))
+
+
 @register("rbp", params=(P, RBP_GRADED, MAX_GRADE), citation=RBP_CITE,
           undefined="Never undefined: 0 for an empty ranking and when R = 0.",
           ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
-                "2008); a group cut by a cut-off counts the share of its positions inside it."))
+                "2008); a group cut by a cut-off counts the share of its positions inside it."),
+          ir_measures="RBP", prefix=rbp_prefix)
 def rbp(prep: Prepared, level: float, p=0.8, graded=False, max_grade=None) -> np.ndarray:
     """Rank-biased precision, (1 − p) Σ_j gain_j · p^(j−1).
 
@@ -499,10 +612,19 @@ def trectools_rbp(prep: Prepared, level: float, p=0.8) -> np.ndarray:
     return (1.0 - p) * part.seg_sum(gain * rbp_weights(part, p))
 
 
+def rbp_residual_prefix(c: Cuts, level, p=0.8):
+    """rbp_residual at every cut-off of ``c`` (its prefix kernel)."""
+    part, weight, end = residual_parts(c.prep, p)
+    known = c.running_groups(part, weight)
+    last = c.at(part, end, groups=True, empty=0).astype(np.int64)
+    return np.power(p, c.n) + (known + rbp_band(p, last, c.depth - last))
+
+
 @register("rbp_residual", params=(P,), aliases=("rbp_resid",), citation=RBP_CITE,
           undefined="Never undefined: 1 for an empty ranking (all weight unknown); R = 0 "
                     "changes nothing (only unjudged documents count).",
-          ties=("Exact: the unjudged indicator is replaced by its group's mean."))
+          ties=("Exact: the unjudged indicator is replaced by its group's mean."),
+          prefix=rbp_residual_prefix)
 def rbp_residual(prep: Prepared, level: float, p=0.8) -> np.ndarray:
     """RBP residual: the largest amount RBP could still rise, p^n + (1 − p) Σ_{unjudged j}
     p^(j−1), i.e. the weight of the unjudged documents (not in the qrels, or a negative
