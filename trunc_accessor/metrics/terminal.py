@@ -24,10 +24,9 @@ from trunc_accessor.metrics._kernels import discount, rbp_tail, rbp_weights
 from trunc_accessor.metrics._order import restarting_cumsum
 from trunc_accessor.metrics.params import P, Param, check_k
 from trunc_accessor.metrics.prefix import Cuts
+from trunc_accessor.metrics.rbp import MAX_GRADE, RBP_GRADED
 from trunc_accessor.metrics.registry import register
 from trunc_accessor.metrics.standard import (
-    MAX_GRADE,
-    RBP_GRADED,
     precision_sum,
     precision_terms,
     rr,

@@ -31,12 +31,12 @@ from trunc_accessor.metrics._order import (
     require_order_free,
     restarting_cumsum,
 )
+from trunc_accessor.metrics.dcg import GAINS, gain_values
 from trunc_accessor.metrics.dialects import TrecName
 from trunc_accessor.metrics.infap import before_row
 from trunc_accessor.metrics.params import P, Param, check_p, is_real
 from trunc_accessor.metrics.prefix import Cuts
 from trunc_accessor.metrics.registry import register
-from trunc_accessor.metrics.standard import GAINS, gain_values
 
 CITE = TREC_EVAL + ", "
 

@@ -25,8 +25,8 @@ from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.metrics._kernels import discount, rbp_weights
 from trunc_accessor.metrics.params import P, Param, check_nonnegative
 from trunc_accessor.metrics.prefix import Cuts
+from trunc_accessor.metrics.rbp import MAX_GRADE, RBP_GRADED
 from trunc_accessor.metrics.registry import register
-from trunc_accessor.metrics.standard import MAX_GRADE, RBP_GRADED
 from trunc_accessor.metrics.terminal import gains_and_pool
 
 AMIGO = ("Amigó, Mizzaro & Spina, 'Ranking Interruptus: When Truncated Rankings Are Better "
