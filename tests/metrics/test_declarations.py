@@ -157,6 +157,18 @@ def test_a_dialect_name_belongs_to_one_metric():
         assert "test_taken" not in REGISTRY
 
 
+def test_an_alias_belongs_to_one_metric():
+    """register gave an alias that already named another metric to the new one (any
+    letter case), silently: "map" would have computed the new metric instead of AP."""
+    from trunc_accessor.metrics.registry import get_metric
+
+    for alias in ["map", "MAP", "Ndcg"]:
+        with pytest.raises(RuntimeError, match="is 'ap'|is 'ndcg'"):
+            register("test_taken", aliases=(alias,), user=True)(_relevant_retrieved)
+        assert "test_taken" not in REGISTRY
+    assert get_metric("map").name == "ap" and get_metric("ndcg").name == "ndcg"
+
+
 @pytest.mark.parametrize("bad, match", [
     (dict(aggregate="median"), "aggregate must be 'mean' or 'sum'"),
     (dict(prefix="ap"), "prefix must be a function"),

@@ -62,6 +62,10 @@ def apply_undefined(values: np.ndarray, undefined: str) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Metric:
+    """A declared metric (``register``): its kernel, parameters, names, documentation, its
+    names in other libraries' dialects, how it is summarised over queries and its prefix
+    kernel. ``measure(**params)`` binds its parameters."""
+
     name: str
     kernel: Callable[..., np.ndarray]
     params: tuple[Param, ...]
@@ -241,6 +245,10 @@ def register(name: str, *, params: tuple[Param, ...] = (), aliases: tuple[str, .
                         subtopics=subtopics, aggregate=aggregate, prefix=prefix, **dialects)
         if name in REGISTRY:
             raise RuntimeError(f"metric {name!r} registered twice")
+        for a in (name, *aliases):  # an alias names one metric
+            owner = _ALIASES.get(a.lower())
+            if owner is not None and owner != name:
+                raise RuntimeError(f"metric {name!r}: the name {a!r} is {owner!r}'s")
         _claim_dialect_names(metric)
         REGISTRY[name] = metric
         for a in (name, *aliases):
