@@ -469,6 +469,7 @@ def err_prefix(c: Cuts, level, k=None, max_grade=None):
                 "= e_s(1 − x)/C(m, s) (the mean elementary symmetric polynomials of 1 − x over its"
                 " m documents), times the probability of passing the earlier groups: a stable "
                 "O(m·r) recurrence, never an enumeration."),
+          # ir_measures' ERR is gdeval's, whose stopping probability tops the grades at 4
           ir_measures=Spelling("ERR", {"max_grade": 4}), prefix=err_prefix)
 def err(prep: Prepared, level: float, k=None, max_grade=None) -> np.ndarray:
     """Expected reciprocal rank: ERR@k = Σ_{i≤k} (1/i) x_i Π_{j<i} (1 − x_j).
