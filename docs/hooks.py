@@ -60,11 +60,11 @@ def _dialect_names() -> dict[str, dict[str, list[str]]]:
         if name not in found[metric][dialect]:
             found[metric][dialect].append(name)
 
-    for m in trec_dialect.TABLE:
+    for m in trec_dialect.table():
         if m.metric is not None:
             shown = {"cutoffs": f"{m.name}_N", "levels": f"{m.name}_x.xx"}.get(m.kind, m.name)
             add(m.metric, "trec_eval", shown)
-    for name, entry in names.IR_MEASURES.items():
+    for name, entry in names.ir_measures_table().items():
         add(entry[0], "ir_measures", name + ("[@N]" if entry[2] == "k" else ""))
     for name, metric in ranx_names().items():
         add(metric, "ranx", name)
@@ -76,14 +76,9 @@ def ranx_names() -> dict[str, str]:
     (``mrr``, ``hits``, ``r-precision``, ``ndcg_burges``, …) and ranx's names that are also
     the library's (``precision``, ``recall``, ``f1``, ``ndcg``, …), as the parser and
     ``--list`` accept them."""
-    from trunc_accessor.frontends.cli.output import RANX_SAME
     from trunc_accessor.metrics import names
 
-    found = {name: entry if isinstance(entry, str) else entry[0]
-             for name, entry in names.RANX.items()}
-    for ours, name in RANX_SAME.items():
-        found.setdefault(name, ours)
-    return found
+    return dict(names.ranx_names())
 
 
 def _example(name: str, diversity: bool = False) -> tuple[str, str]:

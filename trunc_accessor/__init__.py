@@ -26,7 +26,8 @@ from trunc_accessor.frontends.entry import ir
 from trunc_accessor.io.examples import example_path, load_example
 from trunc_accessor.io.read import read_qrels, read_run
 from trunc_accessor.io.write import write_run
-from trunc_accessor.metrics.registry import REGISTRY, Measure, parse
+from trunc_accessor.metrics.parse import parse
+from trunc_accessor.metrics.registry import REGISTRY, Measure
 from trunc_accessor.metrics.user import define, metric
 from trunc_accessor.warn import (
     AgreementWarning,

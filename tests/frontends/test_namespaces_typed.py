@@ -17,7 +17,8 @@ from tests.conftest import ROOT
 from trunc_accessor.frontends import _codegen
 from trunc_accessor.frontends._generated import Accessor
 from trunc_accessor.frontends.namespace import COMMON
-from trunc_accessor.metrics.registry import REGISTRY, method_doc
+from trunc_accessor.metrics.docs import method_doc
+from trunc_accessor.metrics.registry import REGISTRY
 
 CLASSES = {"pandas": lambda: type(ta.load_example()[0].ir),
            "polars": lambda: type(pl.from_pandas(ta.load_example()[0]).ir),

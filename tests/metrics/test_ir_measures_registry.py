@@ -48,7 +48,7 @@ def test_every_registry_name_parses():
     family is in)."""
     registry = set(irm.measures.registry)
     assert CWL_AND_ACCURACY <= registry and DIVERSITY <= registry
-    missing = registry - set(names.IR_MEASURES) - DIVERSITY
+    missing = registry - set(names.ir_measures_table()) - DIVERSITY
     assert not missing, missing
 
 

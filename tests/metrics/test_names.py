@@ -262,7 +262,7 @@ def _listed_names() -> list:
                             "| ours |")):
             for span in _code_spans(cells[2]):
                 if span == "num_*":  # trec_eval's counts
-                    names += [n for n in trec_dialect.BY_NAME if n.startswith("num_")]
+                    names += [n for n in trec_dialect.by_name() if n.startswith("num_")]
                 elif span.startswith("ir_measures."):  # a measure object
                     names.append(eval(span.removeprefix("ir_measures."), vars(irm)))
                 elif not span.startswith(("-", "@", "(")) and span not in _NOT_NAMES:

@@ -27,7 +27,7 @@ from tests.engine.test_truncation import _naive_curve
 from tests.strategies import frames_of, random_queries
 from trunc_accessor.engine import evaluation as engine
 from trunc_accessor.engine import truncation
-from trunc_accessor.metrics import cascade, prefix, standard
+from trunc_accessor.metrics import cascade, prefix, rbp
 from trunc_accessor.metrics.registry import REGISTRY
 
 TIES = ("average", "first", "trec_eval", "trec_eval9")
@@ -174,7 +174,7 @@ def test_judged_part_kernels_equal_their_previous_implementations(queries, ties,
         (cascade.err_prime(prep, level, graded, max_grade, depth),
          prev.err_prime(prep, level, graded, max_grade, depth)),
         (cascade.rbu(prep, level, p, e, max_grade), prev.rbu(prep, level, p, e, max_grade)),
-        (standard.rbp_residual(prep, level, p), prev.rbp_residual(prep, level, p)),
+        (rbp.rbp_residual(prep, level, p), prev.rbp_residual(prep, level, p)),
     ]
     for got, want in pairs:
         np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-15)

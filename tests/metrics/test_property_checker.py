@@ -18,14 +18,9 @@ import pytest
 
 import trunc_accessor  # noqa: F401  (registers .ir)
 from trunc_accessor import properties, single
-from trunc_accessor.metrics.registry import (
-    _ALIASES,
-    REGISTRY,
-    Param,
-    check_nonnegative,
-    parse,
-    register,
-)
+from trunc_accessor.metrics.params import Param, check_nonnegative
+from trunc_accessor.metrics.parse import parse
+from trunc_accessor.metrics.registry import _ALIASES, REGISTRY, register
 
 KW = {"max_length": 5, "max_collection": 2, "threshold_n": 200}
 ALL = list(properties.PROPERTIES.values())

@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from trunc_accessor.errors import InputError
-from trunc_accessor.stats.agreement import kendall_tau, metric_agreement, overlap, rbo, tau_ap
+from trunc_accessor.stats.agreement import kendall_tau, metric_agreement, tau_ap
+from trunc_accessor.stats.rbo import overlap, rbo
 
 
 def reference_package():

@@ -38,7 +38,7 @@ from trunc_accessor.core.prepared import TIES, check_ties
 from trunc_accessor.engine import presets
 from trunc_accessor.errors import InputError, ParameterError
 from trunc_accessor.metrics.conventions import check_level
-from trunc_accessor.metrics.registry import check_bool, check_k, checked
+from trunc_accessor.metrics.params import check_bool, check_k, checked
 
 __all__ = ["NAMES", "TIES", "UNDEFINED", "Options", "apply_undefined", "check_batch_rows",
            "check_depth", "check_names", "check_undefined", "options"]

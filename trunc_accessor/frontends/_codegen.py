@@ -15,7 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from trunc_accessor.frontends.namespace import COMMON, annotation
-from trunc_accessor.metrics.registry import REGISTRY, Metric, method_doc
+from trunc_accessor.metrics.docs import method_doc
+from trunc_accessor.metrics.registry import REGISTRY, Metric
 
 TARGET = Path(__file__).with_name("_generated.py")
 COMMAND = "python -m trunc_accessor.frontends._codegen"

@@ -17,6 +17,211 @@ from trunc_accessor.frontends.namespace import Namespace, Out, Values
 class Accessor(Namespace[Values, Out]):
     """The ``.ir`` methods: the tools of ``Namespace`` and a method per built-in metric."""
 
+    def rbp(
+        self,
+        qrels: Frame,
+        p: float = 0.8,
+        graded: bool = False,
+        max_grade: float | None = None,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """Rank-biased precision, (1 − p) Σ_j gain_j · p^(j−1).
+
+            Binary gain by default; ``graded=True``: grade / max_grade. trec_eval's
+            ``rbp`` uses p = 0.9 and, for graded qrels, min–max-normalised grades. The weight of
+            what is not known is ``rbp_residual``.
+
+            >>> from trunc_accessor.frontends.single import rbp
+            >>> rbp([1, 0, 1], p=0.5)  # 0.5 · (1 + 0.25)
+            0.625
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        p : default 0.8
+            persistence, the probability of going on to the next rank
+        graded : default False
+            False: binary gain (grade ≥ relevance_level); True: gain = grade / max_grade
+        max_grade : default None
+            the top of the grade scale for graded=True; default: the largest grade in the qrels
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork 2008); a group cut by a cut-off counts the share of its positions inside it.
+
+        Undefined values
+        ----------------
+        Never undefined: 0 for an empty ranking and when R = 0.
+
+        References
+        ----------
+        Moffat & Zobel, 'Rank-biased precision for measurement of retrieval effectiveness', ACM TOIS 27(1), 2008; tie-aware by group-mean gains (McSherry & Najork 2008)."""
+        return self._metric("rbp", {"p": p, "graded": graded, "max_grade": max_grade}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
+    def trectools_rbp(
+        self,
+        qrels: Frame,
+        p: float = 0.8,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """RBP with the grades themselves as gains, (1 − p) Σ_j max(grade_j, 0) · p^(j−1): the
+            reading of trectools (``TrecEval.get_rbp(binary_topical_relevance=False)``), which is
+            ir_measures' ``RBP`` without ``rel=`` (its only provider of it is trectools). Not
+            bounded by 1: a grade of 4 gains 4. ``relevance_level`` plays no part. The library's
+            ``rbp(graded=True)`` divides each grade by the largest grade of the qrels instead.
+
+            >>> from trunc_accessor.frontends.single import trectools_rbp
+            >>> trectools_rbp([2, 0, 1], p=0.5)  # 0.5 · (2 + 0.25 · 1)
+            1.125
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        p : default 0.8
+            persistence, the probability of going on to the next rank
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Exact: every weight p^(j−1) is replaced by its tie group's mean weight, as trectools' average_ties does (the same as group-mean gains).
+
+        Undefined values
+        ----------------
+        Never undefined: 0 for an empty ranking, when R = 0 and when no retrieved document has a grade above 0.
+
+        References
+        ----------
+        Moffat & Zobel, 'Rank-biased precision for measurement of retrieval effectiveness', ACM TOIS 27(1), 2008; tie-aware by group-mean gains (McSherry & Najork 2008). trectools' TrecEval.get_rbp."""
+        return self._metric("trectools_rbp", {"p": p}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
+    def rbp_residual(
+        self,
+        qrels: Frame,
+        p: float = 0.8,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """RBP residual: the largest amount RBP could still rise, p^n + (1 − p) Σ_{unjudged j}
+            p^(j−1), i.e. the weight of the unjudged documents (not in the qrels, or a negative
+            grade: "judged, unknown") and of the unseen tail beyond rank n (Moffat & Zobel §4).
+
+            trec_eval's ``rbp_resid`` uses p = 0.9 and reports 0 for a ranking without unjudged
+            documents (the tail p^n is then left out); we always include it. Tie-aware by the
+            group-mean of the unjudged indicator. Computed from the tie groups that hold a judged
+            document only: the positions between them are all unjudged, and a band of positions
+            i + 1 … i + L weighs p^i (1 − p^L) in closed form.
+
+            >>> from trunc_accessor.frontends.single import rbp_residual
+            >>> rbp_residual([1, None, 0], p=0.5)  # 0.5^3 + 0.5 · 0.5
+            0.375
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        p : default 0.8
+            persistence, the probability of going on to the next rank
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Exact: the unjudged indicator is replaced by its group's mean.
+
+        Undefined values
+        ----------------
+        Never undefined: 1 for an empty ranking (all weight unknown); R = 0 changes nothing (only unjudged documents count).
+
+        References
+        ----------
+        Moffat & Zobel, 'Rank-biased precision for measurement of retrieval effectiveness', ACM TOIS 27(1), 2008; tie-aware by group-mean gains (McSherry & Najork 2008)."""
+        return self._metric("rbp_residual", {"p": p}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
     def precision(
         self,
         qrels: Frame,
@@ -416,163 +621,6 @@ class Accessor(Namespace[Values, Out]):
                             relevance_level=relevance_level,
                             judged_only=judged_only, undefined=undefined)
 
-    def dcg(
-        self,
-        qrels: Frame,
-        k: int | None = None,
-        gains: str | Mapping[float, float] | None = None,
-        log_base: float = 2.0,
-        min_grade: float | None = None,
-        *,
-        ties: str = "average",
-        by: str | Sequence[str] | None = None,
-        queries: Iterable[Any] | None = None,
-        relevance_level: float = 1,
-        judged_only: bool = False,
-        undefined: str = "zero",
-    ) -> Values:
-        """Discounted cumulative gain, Σ_{j≤k} gain_j / log_b(1 + j) (b = ``log_base``, 2).
-
-            Gains: by default the grade (trec_eval's convention; negative and unjudged: 0);
-            ``gains="exponential"`` (or ``"exp"``) is 2^g − 1 (Burges et al. 2005; ranx's ``dcg_burges``).
-            The discount 1/log_b(1 + j) is scikit-learn's ``dcg_score(log_base=b)``; a base b multiplies DCG
-            by log2(b) (Järvelin & Kekäläinen's original form instead leaves ranks below b
-            undiscounted and divides by log_b(j) from rank b on). Tie-aware: each position of a tie
-            group gets the group's mean gain (McSherry & Najork §2.6), which is scikit-learn's
-            ``dcg_score(ignore_ties=False)``.
-
-            >>> from trunc_accessor.frontends.single import dcg
-            >>> round(dcg([3, 2, 0, 1]), 4), round(dcg([3, 2, 0, 1], gains="exp", log_base=10), 4)
-            (4.6925, 30.9719)
-
-        Parameters
-        ----------
-        qrels : DataFrame
-            Judgments (qid, docid, rel), pandas or Polars.
-        k : default None
-            rank cut-off; None = the whole ranking
-        gains : default None
-            None or 'linear': gain = grade (trec_eval); 'exponential' or 'exp': 2^g − 1 (Burges et al. 2005; ranx's ndcg_burges); or a mapping grade → gain
-        log_base : default 2.0
-            base b of the discount 1/log_b(1 + i) (scikit-learn's log_base); it cancels in nDCG
-        min_grade : default None
-            grades below it gain 0 (ranx's relevance level: ndcg@10-l2); None: every positive grade gains, whatever relevance_level is (trec_eval)
-        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
-            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
-            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
-            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
-        by : str or list of str, optional
-            Key columns holding many systems in one frame; values per (by…, qid). Any
-            column name works; a missing key (None/NaN/null) is a system of its own.
-        queries : iterable, optional
-            Extra qids to score though they have no judgments (R = 0).
-        undefined : {'zero', 'nan'}, default 'zero'
-            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
-            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
-        relevance_level : number > 0, default 1
-            A document is relevant when its grade is ≥ this (unjudged documents count
-            as grade 0, so they never are).
-
-        Returns
-        -------
-        pandas: Series indexed by qid (or by…, qid) named after the metric;
-        Polars: frame with the key columns and one Float64 column named after the metric.
-
-        Ties
-        ----
-        Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork 2008); a group cut by a cut-off counts the share of its positions inside it. (= scikit-learn's tie-averaged dcg_score)
-
-        Undefined values
-        ----------------
-        Never undefined: 0 for an empty ranking, and 0 when no judged document has a positive gain (e.g. R = 0).
-
-        References
-        ----------
-        McSherry & Najork, 'Computing IR performance measures efficiently in the presence of tied scores', ECIR 2008, §2.6 (tie-aware DCG); Järvelin & Kekäläinen, 'Cumulated gain-based evaluation of IR techniques', ACM TOIS 20(4), 2002 (graded gains, log-based discount); Burges et al., 'Learning to rank using gradient descent', ICML 2005 (gains 2^g − 1)."""
-        return self._metric("dcg", {"k": k, "gains": gains, "log_base": log_base, "min_grade": min_grade}, qrels,
-                            ties=ties, by=by, queries=queries,
-                            relevance_level=relevance_level,
-                            judged_only=judged_only, undefined=undefined)
-
-    def ndcg(
-        self,
-        qrels: Frame,
-        k: int | None = None,
-        gains: str | Mapping[float, float] | None = None,
-        log_base: float = 2.0,
-        min_grade: float | None = None,
-        *,
-        ties: str = "average",
-        by: str | Sequence[str] | None = None,
-        queries: Iterable[Any] | None = None,
-        relevance_level: float = 1,
-        judged_only: bool = False,
-        undefined: str = "zero",
-    ) -> Values:
-        """Normalised DCG: DCG@k divided by the DCG@k of the ideal ranking of the qid's judged
-            documents (trec_eval ``ndcg``, ``ndcg_cut_k``; gains default to the grade and do not
-            depend on relevance_level, as in trec_eval; ``min_grade=N`` gives grades below N no
-            gain, as ranx's ``ndcg@k-lN``).
-
-            ``gains="exponential"`` (or ``"exp"``): 2^g − 1, ranx's ``ndcg_burges`` (Burges et al.
-            2005). ``log_base`` scales the DCG of the ranking and of the ideal ranking alike, so it
-            cancels (values equal to rounding); it is accepted for scikit-learn's ``ndcg_score``
-            spelling.
-
-            >>> from trunc_accessor.frontends.single import ndcg
-            >>> round(ndcg([3, 2, 0, 1]), 4), round(ndcg([3, 2, 0, 1], gains="exp"), 4)
-            (0.9854, 0.9926)
-
-        Parameters
-        ----------
-        qrels : DataFrame
-            Judgments (qid, docid, rel), pandas or Polars.
-        k : default None
-            rank cut-off; None = the whole ranking
-        gains : default None
-            None or 'linear': gain = grade (trec_eval); 'exponential' or 'exp': 2^g − 1 (Burges et al. 2005; ranx's ndcg_burges); or a mapping grade → gain
-        log_base : default 2.0
-            base b of the discount 1/log_b(1 + i) (scikit-learn's log_base); it cancels in nDCG
-        min_grade : default None
-            grades below it gain 0 (ranx's relevance level: ndcg@10-l2); None: every positive grade gains, whatever relevance_level is (trec_eval)
-        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
-            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
-            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
-            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
-        by : str or list of str, optional
-            Key columns holding many systems in one frame; values per (by…, qid). Any
-            column name works; a missing key (None/NaN/null) is a system of its own.
-        queries : iterable, optional
-            Extra qids to score though they have no judgments (R = 0).
-        undefined : {'zero', 'nan'}, default 'zero'
-            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
-            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
-        relevance_level : number > 0, default 1
-            A document is relevant when its grade is ≥ this (unjudged documents count
-            as grade 0, so they never are).
-
-        Returns
-        -------
-        pandas: Series indexed by qid (or by…, qid) named after the metric;
-        Polars: frame with the key columns and one Float64 column named after the metric.
-
-        Ties
-        ----
-        Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork 2008); a group cut by a cut-off counts the share of its positions inside it.
-
-        Undefined values
-        ----------------
-        Undefined when the ideal DCG is 0 (no judged document with positive gain, e.g. R = 0). An empty ranking with R > 0 scores 0.
-        An undefined value is 0 by default (``undefined="zero"``), as trec_eval, pytrec_eval, ir_measures and ranx give it, so it counts in means; ``undefined="nan"`` gives NaN (pandas) / null (Polars), left out of means.
-
-        References
-        ----------
-        McSherry & Najork, 'Computing IR performance measures efficiently in the presence of tied scores', ECIR 2008, §2.6; Järvelin & Kekäläinen, 'Cumulated gain-based evaluation of IR techniques', ACM TOIS 20(4), 2002 (graded gains, log-based discount); Burges et al., 'Learning to rank using gradient descent', ICML 2005 (gains 2^g − 1)."""
-        return self._metric("ndcg", {"k": k, "gains": gains, "log_base": log_base, "min_grade": min_grade}, qrels,
-                            ties=ties, by=by, queries=queries,
-                            relevance_level=relevance_level,
-                            judged_only=judged_only, undefined=undefined)
-
     def rprec(
         self,
         qrels: Frame,
@@ -695,211 +743,6 @@ class Accessor(Namespace[Values, Out]):
         ----------
         Buckley & Voorhees, 'Retrieval evaluation with incomplete information', SIGIR 2004 (trec_eval's form); tie-aware form derived here."""
         return self._metric("bpref", {}, qrels,
-                            ties=ties, by=by, queries=queries,
-                            relevance_level=relevance_level,
-                            judged_only=judged_only, undefined=undefined)
-
-    def rbp(
-        self,
-        qrels: Frame,
-        p: float = 0.8,
-        graded: bool = False,
-        max_grade: float | None = None,
-        *,
-        ties: str = "average",
-        by: str | Sequence[str] | None = None,
-        queries: Iterable[Any] | None = None,
-        relevance_level: float = 1,
-        judged_only: bool = False,
-        undefined: str = "zero",
-    ) -> Values:
-        """Rank-biased precision, (1 − p) Σ_j gain_j · p^(j−1).
-
-            Binary gain by default; ``graded=True``: grade / max_grade. trec_eval's
-            ``rbp`` uses p = 0.9 and, for graded qrels, min–max-normalised grades. The weight of
-            what is not known is ``rbp_residual``.
-
-            >>> from trunc_accessor.frontends.single import rbp
-            >>> rbp([1, 0, 1], p=0.5)  # 0.5 · (1 + 0.25)
-            0.625
-
-        Parameters
-        ----------
-        qrels : DataFrame
-            Judgments (qid, docid, rel), pandas or Polars.
-        p : default 0.8
-            persistence, the probability of going on to the next rank
-        graded : default False
-            False: binary gain (grade ≥ relevance_level); True: gain = grade / max_grade
-        max_grade : default None
-            the top of the grade scale for graded=True; default: the largest grade in the qrels
-        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
-            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
-            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
-            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
-        by : str or list of str, optional
-            Key columns holding many systems in one frame; values per (by…, qid). Any
-            column name works; a missing key (None/NaN/null) is a system of its own.
-        queries : iterable, optional
-            Extra qids to score though they have no judgments (R = 0).
-        undefined : {'zero', 'nan'}, default 'zero'
-            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
-            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
-        relevance_level : number > 0, default 1
-            A document is relevant when its grade is ≥ this (unjudged documents count
-            as grade 0, so they never are).
-
-        Returns
-        -------
-        pandas: Series indexed by qid (or by…, qid) named after the metric;
-        Polars: frame with the key columns and one Float64 column named after the metric.
-
-        Ties
-        ----
-        Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork 2008); a group cut by a cut-off counts the share of its positions inside it.
-
-        Undefined values
-        ----------------
-        Never undefined: 0 for an empty ranking and when R = 0.
-
-        References
-        ----------
-        Moffat & Zobel, 'Rank-biased precision for measurement of retrieval effectiveness', ACM TOIS 27(1), 2008; tie-aware by group-mean gains (McSherry & Najork 2008)."""
-        return self._metric("rbp", {"p": p, "graded": graded, "max_grade": max_grade}, qrels,
-                            ties=ties, by=by, queries=queries,
-                            relevance_level=relevance_level,
-                            judged_only=judged_only, undefined=undefined)
-
-    def trectools_rbp(
-        self,
-        qrels: Frame,
-        p: float = 0.8,
-        *,
-        ties: str = "average",
-        by: str | Sequence[str] | None = None,
-        queries: Iterable[Any] | None = None,
-        relevance_level: float = 1,
-        judged_only: bool = False,
-        undefined: str = "zero",
-    ) -> Values:
-        """RBP with the grades themselves as gains, (1 − p) Σ_j max(grade_j, 0) · p^(j−1): the
-            reading of trectools (``TrecEval.get_rbp(binary_topical_relevance=False)``), which is
-            ir_measures' ``RBP`` without ``rel=`` (its only provider of it is trectools). Not
-            bounded by 1: a grade of 4 gains 4. ``relevance_level`` plays no part. The library's
-            ``rbp(graded=True)`` divides each grade by the largest grade of the qrels instead.
-
-            >>> from trunc_accessor.frontends.single import trectools_rbp
-            >>> trectools_rbp([2, 0, 1], p=0.5)  # 0.5 · (2 + 0.25 · 1)
-            1.125
-
-        Parameters
-        ----------
-        qrels : DataFrame
-            Judgments (qid, docid, rel), pandas or Polars.
-        p : default 0.8
-            persistence, the probability of going on to the next rank
-        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
-            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
-            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
-            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
-        by : str or list of str, optional
-            Key columns holding many systems in one frame; values per (by…, qid). Any
-            column name works; a missing key (None/NaN/null) is a system of its own.
-        queries : iterable, optional
-            Extra qids to score though they have no judgments (R = 0).
-        undefined : {'zero', 'nan'}, default 'zero'
-            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
-            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
-        relevance_level : number > 0, default 1
-            A document is relevant when its grade is ≥ this (unjudged documents count
-            as grade 0, so they never are).
-
-        Returns
-        -------
-        pandas: Series indexed by qid (or by…, qid) named after the metric;
-        Polars: frame with the key columns and one Float64 column named after the metric.
-
-        Ties
-        ----
-        Exact: every weight p^(j−1) is replaced by its tie group's mean weight, as trectools' average_ties does (the same as group-mean gains).
-
-        Undefined values
-        ----------------
-        Never undefined: 0 for an empty ranking, when R = 0 and when no retrieved document has a grade above 0.
-
-        References
-        ----------
-        Moffat & Zobel, 'Rank-biased precision for measurement of retrieval effectiveness', ACM TOIS 27(1), 2008; tie-aware by group-mean gains (McSherry & Najork 2008). trectools' TrecEval.get_rbp."""
-        return self._metric("trectools_rbp", {"p": p}, qrels,
-                            ties=ties, by=by, queries=queries,
-                            relevance_level=relevance_level,
-                            judged_only=judged_only, undefined=undefined)
-
-    def rbp_residual(
-        self,
-        qrels: Frame,
-        p: float = 0.8,
-        *,
-        ties: str = "average",
-        by: str | Sequence[str] | None = None,
-        queries: Iterable[Any] | None = None,
-        relevance_level: float = 1,
-        judged_only: bool = False,
-        undefined: str = "zero",
-    ) -> Values:
-        """RBP residual: the largest amount RBP could still rise, p^n + (1 − p) Σ_{unjudged j}
-            p^(j−1), i.e. the weight of the unjudged documents (not in the qrels, or a negative
-            grade: "judged, unknown") and of the unseen tail beyond rank n (Moffat & Zobel §4).
-
-            trec_eval's ``rbp_resid`` uses p = 0.9 and reports 0 for a ranking without unjudged
-            documents (the tail p^n is then left out); we always include it. Tie-aware by the
-            group-mean of the unjudged indicator. Computed from the tie groups that hold a judged
-            document only: the positions between them are all unjudged, and a band of positions
-            i + 1 … i + L weighs p^i (1 − p^L) in closed form.
-
-            >>> from trunc_accessor.frontends.single import rbp_residual
-            >>> rbp_residual([1, None, 0], p=0.5)  # 0.5^3 + 0.5 · 0.5
-            0.375
-
-        Parameters
-        ----------
-        qrels : DataFrame
-            Judgments (qid, docid, rel), pandas or Polars.
-        p : default 0.8
-            persistence, the probability of going on to the next rank
-        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
-            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
-            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
-            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
-        by : str or list of str, optional
-            Key columns holding many systems in one frame; values per (by…, qid). Any
-            column name works; a missing key (None/NaN/null) is a system of its own.
-        queries : iterable, optional
-            Extra qids to score though they have no judgments (R = 0).
-        undefined : {'zero', 'nan'}, default 'zero'
-            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
-            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
-        relevance_level : number > 0, default 1
-            A document is relevant when its grade is ≥ this (unjudged documents count
-            as grade 0, so they never are).
-
-        Returns
-        -------
-        pandas: Series indexed by qid (or by…, qid) named after the metric;
-        Polars: frame with the key columns and one Float64 column named after the metric.
-
-        Ties
-        ----
-        Exact: the unjudged indicator is replaced by its group's mean.
-
-        Undefined values
-        ----------------
-        Never undefined: 1 for an empty ranking (all weight unknown); R = 0 changes nothing (only unjudged documents count).
-
-        References
-        ----------
-        Moffat & Zobel, 'Rank-biased precision for measurement of retrieval effectiveness', ACM TOIS 27(1), 2008; tie-aware by group-mean gains (McSherry & Najork 2008)."""
-        return self._metric("rbp_residual", {"p": p}, qrels,
                             ties=ties, by=by, queries=queries,
                             relevance_level=relevance_level,
                             judged_only=judged_only, undefined=undefined)
@@ -1981,6 +1824,163 @@ class Accessor(Namespace[Values, Out]):
         ----------
         trec_eval 10.0 (github.com/usnistgov/trec_eval), m_unjudged.c (unj_k); tie-aware as P@k (McSherry & Najork, ECIR 2008, §2.1)."""
         return self._metric("unjudged", {"k": k}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
+    def dcg(
+        self,
+        qrels: Frame,
+        k: int | None = None,
+        gains: str | Mapping[float, float] | None = None,
+        log_base: float = 2.0,
+        min_grade: float | None = None,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """Discounted cumulative gain, Σ_{j≤k} gain_j / log_b(1 + j) (b = ``log_base``, 2).
+
+            Gains: by default the grade (trec_eval's convention; negative and unjudged: 0);
+            ``gains="exponential"`` (or ``"exp"``) is 2^g − 1 (Burges et al. 2005; ranx's ``dcg_burges``).
+            The discount 1/log_b(1 + j) is scikit-learn's ``dcg_score(log_base=b)``; a base b multiplies DCG
+            by log2(b) (Järvelin & Kekäläinen's original form instead leaves ranks below b
+            undiscounted and divides by log_b(j) from rank b on). Tie-aware: each position of a tie
+            group gets the group's mean gain (McSherry & Najork §2.6), which is scikit-learn's
+            ``dcg_score(ignore_ties=False)``.
+
+            >>> from trunc_accessor.frontends.single import dcg
+            >>> round(dcg([3, 2, 0, 1]), 4), round(dcg([3, 2, 0, 1], gains="exp", log_base=10), 4)
+            (4.6925, 30.9719)
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        k : default None
+            rank cut-off; None = the whole ranking
+        gains : default None
+            None or 'linear': gain = grade (trec_eval); 'exponential' or 'exp': 2^g − 1 (Burges et al. 2005; ranx's ndcg_burges); or a mapping grade → gain
+        log_base : default 2.0
+            base b of the discount 1/log_b(1 + i) (scikit-learn's log_base); it cancels in nDCG
+        min_grade : default None
+            grades below it gain 0 (ranx's relevance level: ndcg@10-l2); None: every positive grade gains, whatever relevance_level is (trec_eval)
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork 2008); a group cut by a cut-off counts the share of its positions inside it. (= scikit-learn's tie-averaged dcg_score)
+
+        Undefined values
+        ----------------
+        Never undefined: 0 for an empty ranking, and 0 when no judged document has a positive gain (e.g. R = 0).
+
+        References
+        ----------
+        McSherry & Najork, 'Computing IR performance measures efficiently in the presence of tied scores', ECIR 2008, §2.6 (tie-aware DCG); Järvelin & Kekäläinen, 'Cumulated gain-based evaluation of IR techniques', ACM TOIS 20(4), 2002 (graded gains, log-based discount); Burges et al., 'Learning to rank using gradient descent', ICML 2005 (gains 2^g − 1)."""
+        return self._metric("dcg", {"k": k, "gains": gains, "log_base": log_base, "min_grade": min_grade}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
+    def ndcg(
+        self,
+        qrels: Frame,
+        k: int | None = None,
+        gains: str | Mapping[float, float] | None = None,
+        log_base: float = 2.0,
+        min_grade: float | None = None,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """Normalised DCG: DCG@k divided by the DCG@k of the ideal ranking of the qid's judged
+            documents (trec_eval ``ndcg``, ``ndcg_cut_k``; gains default to the grade and do not
+            depend on relevance_level, as in trec_eval; ``min_grade=N`` gives grades below N no
+            gain, as ranx's ``ndcg@k-lN``).
+
+            ``gains="exponential"`` (or ``"exp"``): 2^g − 1, ranx's ``ndcg_burges`` (Burges et al.
+            2005). ``log_base`` scales the DCG of the ranking and of the ideal ranking alike, so it
+            cancels (values equal to rounding); it is accepted for scikit-learn's ``ndcg_score``
+            spelling.
+
+            >>> from trunc_accessor.frontends.single import ndcg
+            >>> round(ndcg([3, 2, 0, 1]), 4), round(ndcg([3, 2, 0, 1], gains="exp"), 4)
+            (0.9854, 0.9926)
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        k : default None
+            rank cut-off; None = the whole ranking
+        gains : default None
+            None or 'linear': gain = grade (trec_eval); 'exponential' or 'exp': 2^g − 1 (Burges et al. 2005; ranx's ndcg_burges); or a mapping grade → gain
+        log_base : default 2.0
+            base b of the discount 1/log_b(1 + i) (scikit-learn's log_base); it cancels in nDCG
+        min_grade : default None
+            grades below it gain 0 (ranx's relevance level: ndcg@10-l2); None: every positive grade gains, whatever relevance_level is (trec_eval)
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork 2008); a group cut by a cut-off counts the share of its positions inside it.
+
+        Undefined values
+        ----------------
+        Undefined when the ideal DCG is 0 (no judged document with positive gain, e.g. R = 0). An empty ranking with R > 0 scores 0.
+        An undefined value is 0 by default (``undefined="zero"``), as trec_eval, pytrec_eval, ir_measures and ranx give it, so it counts in means; ``undefined="nan"`` gives NaN (pandas) / null (Polars), left out of means.
+
+        References
+        ----------
+        McSherry & Najork, 'Computing IR performance measures efficiently in the presence of tied scores', ECIR 2008, §2.6; Järvelin & Kekäläinen, 'Cumulated gain-based evaluation of IR techniques', ACM TOIS 20(4), 2002 (graded gains, log-based discount); Burges et al., 'Learning to rank using gradient descent', ICML 2005 (gains 2^g − 1)."""
+        return self._metric("ndcg", {"k": k, "gains": gains, "log_base": log_base, "min_grade": min_grade}, qrels,
                             ties=ties, by=by, queries=queries,
                             relevance_level=relevance_level,
                             judged_only=judged_only, undefined=undefined)

@@ -30,16 +30,11 @@ from trunc_accessor.core.columns import is_pandas
 from trunc_accessor.engine import options as _options
 from trunc_accessor.engine.options import Options
 from trunc_accessor.errors import InputError, InputTypeError
+from trunc_accessor.metrics.docs import method_doc
 from trunc_accessor.metrics.names import parse_many
-from trunc_accessor.metrics.registry import (
-    REGISTRY,
-    Measure,
-    Metric,
-    Named,
-    Param,
-    method_doc,
-    parse,
-)
+from trunc_accessor.metrics.params import Param
+from trunc_accessor.metrics.parse import parse
+from trunc_accessor.metrics.registry import REGISTRY, Measure, Metric, Named
 from trunc_accessor.metrics.user import reserve_accessor_names
 
 #: What a metric method returns (pandas: Series; Polars: DataFrame; lazy: LazyFrame; Dask:
@@ -264,7 +259,7 @@ class Namespace(Generic[Values, Out], metaclass=_Resolving):
         >>> fused.columns.tolist()
         ['qid', 'docid', 'score', 'rank']
         """
-        from trunc_accessor.fusion import fuse as _fuse
+        from trunc_accessor.fusion.model import fuse as _fuse
 
         return _fuse(self._frame, method, norm, by=by, ties=ties, missing=missing, depth=depth,
                      **params)
@@ -422,7 +417,7 @@ class Namespace(Generic[Values, Out], metaclass=_Resolving):
         ascending, else score descending, equal scores in input order); ``depth`` keeps the top
         of each. See ``trunc_accessor.agreement.rbo``."""
         from trunc_accessor.engine.evaluation import _eager
-        from trunc_accessor.stats.agreement import rbo as _rbo
+        from trunc_accessor.stats.rbo import rbo as _rbo
 
         return _rbo(_eager(self._frame), _eager(other), p=p, depth=depth)
 
@@ -430,7 +425,7 @@ class Namespace(Generic[Values, Out], metaclass=_Resolving):
         """|top-k ∩ top-k| / k with ``other`` (another run frame), per query. See
         ``trunc_accessor.agreement.overlap``."""
         from trunc_accessor.engine.evaluation import _eager
-        from trunc_accessor.stats.agreement import overlap as _overlap
+        from trunc_accessor.stats.rbo import overlap as _overlap
 
         return _overlap(_eager(self._frame), _eager(other), k)
 

@@ -1,25 +1,31 @@
 """Metric kernels by family, each vectorised over every ranking of a call. Importing this
-package registers every metric: ``standard`` (precision, recall, AP, nDCG, RBP, …),
-``terminal`` (Liu et al.'s terminal-document metrics), ``cascade`` (ERR and the
-utility metrics of Amigó et al.), ``information`` (OIE), ``twist`` (Ferro et al.),
-trec_eval's ``trunc_accessor.metrics.counts``, ``trunc_accessor.metrics.sets``,
+package registers every metric: ``standard`` (precision, recall, AP, RR, R-prec, bpref, …),
+``dcg`` (DCG, nDCG), ``rbp`` (RBP and its residual), ``terminal`` (Liu et al.'s
+terminal-document metrics), ``cascade`` (ERR and the utility metrics of Amigó et al.),
+``information`` (OIE), ``twist`` (Ferro et al.), trec_eval's
+``trunc_accessor.metrics.counts``, ``trunc_accessor.metrics.sets``,
 ``trunc_accessor.metrics.interpolated``, ``trunc_accessor.metrics.infap``, ``trec_only``,
-``compat``, ``diversity`` (α-nDCG, ERR-IA, NRBP, … on subtopic qrels), and the C/W/L user models and
-Accuracy of cwl_eval and ir_measures (``trunc_accessor.metrics.user_models``);
-``trunc_accessor.metrics.user`` declares metrics of your own. Shared pieces: ``_order`` (tie orders,
-ranks), ``_combinatorics``, ``_max_ties``."""
+``compat``, ``diversity`` (α-nDCG, ERR-IA, NRBP, … on subtopic qrels), and the C/W/L user
+models and Accuracy of cwl_eval and ir_measures (``trunc_accessor.metrics.user_models``);
+``trunc_accessor.metrics.user`` declares metrics of your own. Shared pieces: ``_order`` (tie
+orders, ranks), ``_combinatorics``, ``_max_ties``; a metric's declaration: ``registry``
+(``register``), ``params``, ``dialects``; ``parse``, ``names`` and ``trec_dialect`` read
+measure names; ``prefix`` scores every cut-off."""
 from trunc_accessor.metrics import (  # noqa: F401  (each registers its metrics)
     cascade,
     compat,
     counts,
+    dcg,
     diversity,
     infap,
     information,
     interpolated,
+    rbp,
     sets,
     standard,
     terminal,
     trec_only,
+    trec_rbp,
     twist,
     user_models,
     utility,

@@ -62,8 +62,8 @@ def evaluate_avgjg(run, qrels_jg, *, qids=None, relevance_level: float = 1,
         ``judged_only`` not a bool (checked before any work).
     """
     from trunc_accessor.metrics.conventions import check_level
+    from trunc_accessor.metrics.params import check_bool, checked
     from trunc_accessor.metrics.prefs import trec_ranking
-    from trunc_accessor.metrics.registry import check_bool, checked
 
     relevance_level = check_level(relevance_level)
     judged_only = checked("judged_only", check_bool, judged_only)

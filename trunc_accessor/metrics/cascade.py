@@ -77,15 +77,17 @@ import numpy as np
 
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.metrics._kernels import rbp_tail, rbp_weights
-from trunc_accessor.metrics.registry import (
+from trunc_accessor.metrics.dialects import Spelling
+from trunc_accessor.metrics.params import (
     K,
     P,
     Param,
     check_bool,
     check_nonnegative,
     check_positive_or_none,
-    register,
 )
+from trunc_accessor.metrics.prefix import Cuts
+from trunc_accessor.metrics.registry import register
 from trunc_accessor.metrics.terminal import DEPTH, LIU, gains_and_pool, not_truncated, terminal_gain
 
 CHAPELLE = ("Chapelle, Metzler, Zhang & Grinspan, 'Expected reciprocal rank for graded "
@@ -443,6 +445,21 @@ def _harmonic(n: np.ndarray) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- metrics
+def _err_prefix(c: Cuts, max_grade, k=None) -> np.ndarray:
+    """ERR at every cut-off of ``c`` (the prefix kernels of err and err_prime)."""
+    part = c.prep.judged_part()  # as the kernel: unjudged documents never stop the user
+    stop, _ = cascade(part, max_grade)
+    w = 1.0 / part.pos
+    if k is not None:
+        w = np.where(part.pos <= k, w, 0.0)
+    return c.running(part, stop * w)
+
+
+def err_prefix(c: Cuts, level, k=None, max_grade=None):
+    """err at every cut-off of ``c`` (its prefix kernel)."""
+    return _err_prefix(c, max_grade, k)
+
+
 @register("err", params=(K, STOP_MAX_GRADE), aliases=("expected_reciprocal_rank",),
           citation=CHAPELLE + " (ERR with R(g) = (2^g − 1)/2^g_max); " + TIES_NOTE + ".",
           undefined="Never undefined: 0 for an empty ranking and for a ranking with no "
@@ -451,7 +468,9 @@ def _harmonic(n: np.ndarray) -> np.ndarray:
                 "probabilities x; the group stops at offset s with probability ē_s − ē_{s+1}, ē_s "
                 "= e_s(1 − x)/C(m, s) (the mean elementary symmetric polynomials of 1 − x over its"
                 " m documents), times the probability of passing the earlier groups: a stable "
-                "O(m·r) recurrence, never an enumeration."))
+                "O(m·r) recurrence, never an enumeration."),
+          # ir_measures' ERR is gdeval's, whose stopping probability tops the grades at 4
+          ir_measures=Spelling("ERR", {"max_grade": 4}), prefix=err_prefix)
 def err(prep: Prepared, level: float, k=None, max_grade=None) -> np.ndarray:
     """Expected reciprocal rank: ERR@k = Σ_{i≤k} (1/i) x_i Π_{j<i} (1 − x_j).
 
@@ -470,6 +489,16 @@ def err(prep: Prepared, level: float, k=None, max_grade=None) -> np.ndarray:
     return _err(prep, max_grade, k)
 
 
+def err_prime_prefix(c: Cuts, level, graded=False, max_grade=None, depth=None):
+    """err_prime at every cut-off of ``c`` (its prefix kernel)."""
+    part = c.prep.judged_part()
+    through = c.at(part, passed_groups(part, max_grade), groups=True, empty=1.0)
+    g, pool = gains_and_pool(part, level, graded, max_grade)
+    r_t = terminal_gain(c.running(part, g), c.ranking(pool))
+    tail = r_t * through / (c.n + 1.0)
+    return _err_prefix(c, max_grade) + np.where(c.reached(depth), 0.0, tail)
+
+
 @register("err_prime", params=(ERR_GRADED, STOP_MAX_GRADE, DEPTH), aliases=("err'", "errt"),
           citation=LIU + ", eq. (1) (the terminal document, applied to ERR as its (n + 1)-th "
           "stopping probability); " + CHAPELLE + "; " + TIES_NOTE + ".",
@@ -479,7 +508,8 @@ def err(prep: Prepared, level: float, k=None, max_grade=None) -> np.ndarray:
                 "probabilities x; the group stops at offset s with probability ē_s − ē_{s+1}, ē_s "
                 "= e_s(1 − x)/C(m, s) (the mean elementary symmetric polynomials of 1 − x over its"
                 " m documents), times the probability of passing the earlier groups: a stable "
-                "O(m·r) recurrence, never an enumeration. The terminal term is order-free."))
+                "O(m·r) recurrence, never an enumeration. The terminal term is order-free."),
+          prefix=err_prime_prefix)
 def err_prime(prep: Prepared, level: float, graded=False, max_grade=None, depth=None) -> np.ndarray:
     """ERR': ERR of the ranking extended by a terminal document at position n + 1 whose
     stopping probability is r_t (Liu et al. eq. 1):
@@ -508,6 +538,14 @@ def err_prime(prep: Prepared, level: float, graded=False, max_grade=None, depth=
     return base + np.where(not_truncated(prep, depth), 0.0, tail)
 
 
+def rbu_prefix(c: Cuts, level, p=0.8, e=0.05, max_grade=None):
+    """rbu at every cut-off of ``c`` (its prefix kernel)."""
+    part = c.prep.judged_part()
+    stop, _ = cascade(part, max_grade)
+    gain = (1.0 - p) * c.running(part, stop * rbp_weights(part, p))
+    return gain - e * (1.0 - np.power(p, c.n))
+
+
 @register("rbu", params=(P, EFFORT, STOP_MAX_GRADE), aliases=("rank_biased_utility",),
           citation=AMIGO + ", §3.3 (RBU); the effort per inspected document as there; "
           + TIES_NOTE + ".",
@@ -517,7 +555,7 @@ def err_prime(prep: Prepared, level: float, graded=False, max_grade=None, depth=
                 "probabilities x; the group stops at offset s with probability ē_s − ē_{s+1}, ē_s "
                 "= e_s(1 − x)/C(m, s) (the mean elementary symmetric polynomials of 1 − x over its"
                 " m documents), times the probability of passing the earlier groups: a stable "
-                "O(m·r) recurrence, never an enumeration."))
+                "O(m·r) recurrence, never an enumeration."), prefix=rbu_prefix)
 def rbu(prep: Prepared, level: float, p=0.8, e=0.05, max_grade=None) -> np.ndarray:
     """Rank-biased utility: RBU = (1 − p) Σ_{i≤n} p^(i−1) (x_i Π_{j<i}(1 − x_j) − e).
 
@@ -538,6 +576,11 @@ def rbu(prep: Prepared, level: float, p=0.8, e=0.05, max_grade=None) -> np.ndarr
     return gain - e * (1.0 - rbp_tail(prep, p))
 
 
+def erru_prefix(c: Cuts, level, e=0.05, max_grade=None):
+    """erru at every cut-off of ``c`` (its prefix kernel)."""
+    return _err_prefix(c, max_grade) - e * _harmonic(c.depth)
+
+
 @register("erru", params=(EFFORT, STOP_MAX_GRADE),
           citation=AMIGO + ", §3.3 (ERRU); " + CHAPELLE + "; " + TIES_NOTE + ".",
           undefined="Never undefined: 0 for an empty ranking; −e·H_n (H_n = Σ_{i≤n} 1/i) "
@@ -547,7 +590,7 @@ def rbu(prep: Prepared, level: float, p=0.8, e=0.05, max_grade=None) -> np.ndarr
                 "probabilities x; the group stops at offset s with probability ē_s − ē_{s+1}, ē_s "
                 "= e_s(1 − x)/C(m, s) (the mean elementary symmetric polynomials of 1 − x over its"
                 " m documents), times the probability of passing the earlier groups: a stable "
-                "O(m·r) recurrence, never an enumeration."))
+                "O(m·r) recurrence, never an enumeration."), prefix=erru_prefix)
 def erru(prep: Prepared, level: float, e=0.05, max_grade=None) -> np.ndarray:
     """ERR with effort: ERRU = Σ_{i≤n} (1/i) (x_i Π_{j<i}(1 − x_j) − e) = ERR − e·H_n.
 

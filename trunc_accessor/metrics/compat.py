@@ -38,7 +38,8 @@ import numpy as np
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.errors import ParameterError
 from trunc_accessor.metrics._combinatorics import log_factorials
-from trunc_accessor.metrics.registry import Param, check_bool, check_p, register
+from trunc_accessor.metrics.params import Param, check_bool, check_p
+from trunc_accessor.metrics.registry import register
 
 CLARKE = ("Clarke, Vtyurina & Smucker, 'Assessing top-k preferences', ACM TOIS 39(3), 2021 "
           "(normalisation); Clarke, Smucker & Vtyurina, 'Offline evaluation by maximum "
@@ -183,7 +184,8 @@ def _spread(prep: Prepared, wt: Weights, seg, n, k, b, d) -> np.ndarray:
           undefined="Undefined when R = 0: there is no ideal ranking (the authors' script "
                     "skips such queries; ir_measures reports 0). An empty "
                     "ranking with R > 0 scores 0.",
-          ties=("Exact mean over the orders of tied documents (the docstring states how)."))
+          ties=("Exact mean over the orders of tied documents (the docstring states how)."),
+          ir_measures="Compat")
 def compat(prep: Prepared, level: float, p=0.95, normalize=True) -> np.ndarray:
     """Compatibility: rank-biased overlap of the ranking with the ideal ranking most like it,
     normalised by the ideal ranking's own (ir_measures ``Compat(p, normalize)``).

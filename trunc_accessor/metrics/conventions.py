@@ -8,18 +8,14 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from trunc_accessor.errors import ParameterError
+from trunc_accessor.metrics.params import is_real
 
 
 def check_level(level) -> float:
     """relevance_level: a finite number > 0. Grades at or above it are relevant; an
     unjudged document counts as grade 0, so it is never relevant."""
-    # a real number, not a bool (the registry's ``is_real``, which imports this module)
-    real = isinstance(level, (int, float, np.integer, np.floating)) and not isinstance(
-        level, (bool, np.bool_))
-    if not real or not math.isfinite(level) or level <= 0:
+    if not is_real(level) or not math.isfinite(level) or level <= 0:
         raise ParameterError(
             f"relevance_level must be a finite number > 0 (grades ≥ it are relevant; unjudged "
             f"documents count as grade 0 and are never relevant), not {level!r}")

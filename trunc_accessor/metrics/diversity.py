@@ -56,7 +56,8 @@ from trunc_accessor.metrics._novelty import (
     _rbp_weight,
     _rr_weight,
 )
-from trunc_accessor.metrics.registry import K, Param, check_unit, register
+from trunc_accessor.metrics.params import K, Param, check_unit
+from trunc_accessor.metrics.registry import register
 
 CLARKE_2008 = ("C. L. A. Clarke, M. Kolla, G. V. Cormack, O. Vechtomova, A. Ashkan, S. Büttcher "
                "and I. MacKinnon. Novelty and diversity in information retrieval evaluation. "
@@ -96,7 +97,8 @@ def _over_bound(value: np.ndarray, bound: np.ndarray, S: np.ndarray) -> np.ndarr
 @register("alpha_ndcg", subtopics=True, params=(K, ALPHA),
           aliases=("alpha-nDCG", "alpha_nDCG", "a-ndcg"),
           citation=CLARKE_2008 + ", eq. 5-6; normalisation by " + NDEVAL + "'s greedy ideal.",
-          undefined=UNDEF_IDEAL, ties=TIES)
+          undefined=UNDEF_IDEAL, ties=TIES,
+          ir_measures="alpha_nDCG")
 def alpha_ndcg(prep: Prepared, level: float, k=None, alpha=0.5) -> np.ndarray:
     """α-nDCG@k: α-DCG of the ranking over α-DCG of the greedy ideal ranking of the judged
     documents (Clarke et al., SIGIR 2008, §4; ndeval's normalisation).
@@ -119,7 +121,8 @@ def alpha_ndcg(prep: Prepared, level: float, k=None, alpha=0.5) -> np.ndarray:
 
 @register("alpha_dcg", subtopics=True, params=(K, ALPHA), aliases=("alpha-DCG", "alpha_DCG"),
           citation=CLARKE_2008 + ", eq. 5; normalisation by the ideal-ideal bound of " + NDEVAL,
-          undefined=UNDEF, ties=TIES)
+          undefined=UNDEF, ties=TIES,
+          ir_measures="alpha_DCG")
 def alpha_dcg(prep: Prepared, level: float, k=None, alpha=0.5) -> np.ndarray:
     """α-DCG@k divided by its ideal-ideal bound Σ_{i≤k} S(1 − α)^{i−1}/log2(1 + i), the value
     of a ranking relevant to all S subtopics at every position (ndeval's α-DCG column;
@@ -139,7 +142,8 @@ def alpha_dcg(prep: Prepared, level: float, k=None, alpha=0.5) -> np.ndarray:
 
 @register("err_ia", subtopics=True, params=(K, ALPHA), aliases=("ERR-IA", "ERR_IA"),
           citation=CHAPELLE_2009 + ", §5 (intent-aware ERR); " + NDEVAL + "'s form and "
-          "ideal-ideal normalisation.", undefined=UNDEF, ties=TIES)
+          "ideal-ideal normalisation.", undefined=UNDEF, ties=TIES,
+          ir_measures="ERR_IA")
 def err_ia(prep: Prepared, level: float, k=None, alpha=0.5) -> np.ndarray:
     """ERR-IA@k as ndeval computes it: Σ_{i≤k} g(i)/i over its ideal-ideal bound
     Σ_{i≤k} S(1 − α)^{i−1}/i, with g(i) the novelty-discounted gain (module docstring): the
@@ -161,7 +165,8 @@ def err_ia(prep: Prepared, level: float, k=None, alpha=0.5) -> np.ndarray:
 
 @register("nerr_ia", subtopics=True, params=(K, ALPHA), aliases=("nERR-IA", "nERR_IA"),
           citation=CHAPELLE_2009 + ", §5; " + NDEVAL + "'s greedy-ideal normalisation.",
-          undefined=UNDEF_IDEAL, ties=TIES)
+          undefined=UNDEF_IDEAL, ties=TIES,
+          ir_measures="nERR_IA")
 def nerr_ia(prep: Prepared, level: float, k=None, alpha=0.5) -> np.ndarray:
     """nERR-IA@k: ERR-IA of the ranking over ERR-IA of ndeval's greedy ideal ranking (the
     α-nDCG ideal; collection-dependent).
@@ -179,7 +184,8 @@ def nerr_ia(prep: Prepared, level: float, k=None, alpha=0.5) -> np.ndarray:
 
 
 @register("nrbp", subtopics=True, params=(ALPHA, BETA), aliases=("NRBP",),
-          citation=CLARKE_2009 + ", eq. 6; " + NDEVAL + ".", undefined=UNDEF, ties=TIES)
+          citation=CLARKE_2009 + ", eq. 6; " + NDEVAL + ".", undefined=UNDEF, ties=TIES,
+          ir_measures="NRBP")
 def nrbp(prep: Prepared, level: float, alpha=0.5, beta=0.5) -> np.ndarray:
     """Novelty- and rank-biased precision: (1 − (1 − α)β)/S · Σ_i β^{i−1} g(i) over the whole
     ranking (Clarke, Kolla & Vechtomova, ICTIR 2009); 1 for a ranking relevant to every
@@ -199,7 +205,8 @@ def nrbp(prep: Prepared, level: float, alpha=0.5, beta=0.5) -> np.ndarray:
 
 @register("nnrbp", subtopics=True, params=(ALPHA, BETA), aliases=("nNRBP",),
           citation=CLARKE_2009 + "; " + NDEVAL + "'s greedy-ideal normalisation.",
-          undefined=UNDEF_IDEAL, ties=TIES)
+          undefined=UNDEF_IDEAL, ties=TIES,
+          ir_measures="nNRBP")
 def nnrbp(prep: Prepared, level: float, alpha=0.5, beta=0.5) -> np.ndarray:
     """NRBP of the ranking over NRBP of ndeval's greedy ideal ranking.
 
@@ -229,7 +236,8 @@ def _in_top(prep: Prepared, p: _Pairs, k) -> np.ndarray:
           citation=AGRAWAL_2009 + ", §6 (intent-aware precision, uniform subtopic weights); "
           + NDEVAL + ".",
           undefined=UNDEF + " With k=None also for an empty ranking (0/0).",
-          ties="Exact, as precision@k: a tie group cut by k counts the share (k − t)/n of it.")
+          ties="Exact, as precision@k: a tie group cut by k counts the share (k − t)/n of it.",
+          ir_measures="P_IA")
 def p_ia(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Intent-aware precision@k: (1/S) Σ_s P@k for subtopic s = the relevant (document,
     subtopic) pairs in the first k positions over k·S (a ranking shorter than k still
@@ -253,7 +261,8 @@ def p_ia(prep: Prepared, level: float, k=None) -> np.ndarray:
           citation=ZHAI_2003 + ", §3 (S-recall); " + NDEVAL + ".", undefined=UNDEF,
           ties=("Exact: a subtopic first met in a tie group cut by k (n documents, t before "
                 "it, m of them relevant to it) is covered with probability "
-                "1 − C(n − m, k − t)/C(n, k − t)."))
+                "1 − C(n − m, k − t)/C(n, k − t)."),
+          ir_measures="StRecall")
 def s_recall(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Subtopic recall@k: the share of the query's S subtopics with a relevant document in
     the first k positions (Zhai, Cohen & Lafferty, SIGIR 2003; ndeval's ``strec``).
@@ -291,7 +300,8 @@ def s_recall(prep: Prepared, level: float, k=None) -> np.ndarray:
           undefined=UNDEF,
           ties=("Exact (McSherry & Najork, ECIR 2008, §2.4, per subtopic): a tie group of n "
                 "documents, t before it, k relevant to s and c earlier ones, adds "
-                "(k/n) Σ_{j=t+1}^{t+n} (c + 1 + (j − t − 1)(k − 1)/(n − 1))/j."))
+                "(k/n) Σ_{j=t+1}^{t+n} (c + 1 + (j − t − 1)(k − 1)/(n − 1))/j."),
+          ir_measures="AP_IA")
 def map_ia(prep: Prepared, level: float) -> np.ndarray:
     """Intent-aware average precision: the mean over the query's S subtopics of the AP of
     the ranking with relevance to that subtopic (R_s = the judged documents relevant to s).

@@ -45,7 +45,8 @@ def before_row(prep: Prepared, x: np.ndarray) -> np.ndarray:
                 "it, with the o documents above it a uniform sample of the group's others, so "
                 "the counts above it inside the group are multivariate hypergeometric; its "
                 "term is averaged over that distribution (tie groups beyond 5·10^7 cases are "
-                "refused with their size)."))
+                "refused with their size)."),
+          ir_measures="infAP", trec_eval="infAP")
 def infap(prep: Prepared, level: float) -> np.ndarray:
     """Inferred average precision, trec_eval's ``infAP``: AP estimated from a judged sample
     of the pool, where a negative grade marks a pooled but unjudged document.

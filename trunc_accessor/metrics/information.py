@@ -52,7 +52,8 @@ import math
 import numpy as np
 
 from trunc_accessor.core.prepared import Prepared
-from trunc_accessor.metrics.registry import Param, check_positive, is_real, register
+from trunc_accessor.metrics.params import Param, check_positive, is_real
+from trunc_accessor.metrics.registry import register
 
 
 def check_collection_size(n):

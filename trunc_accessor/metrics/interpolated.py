@@ -25,7 +25,10 @@ from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.metrics._kernels import safe_div
 from trunc_accessor.metrics._max_ties import MAX_WORK, _refuse, mean_interpolated, work_floor
 from trunc_accessor.metrics._order import TREC_EVAL, lround, relevant_ranks, segmented_suffix_max
-from trunc_accessor.metrics.registry import Param, check_positive, check_unit, register
+from trunc_accessor.metrics.dialects import LEVELS, Spelling, TrecName
+from trunc_accessor.metrics.params import Param, check_positive, check_unit
+from trunc_accessor.metrics.prefix import Cuts
+from trunc_accessor.metrics.registry import register
 
 RECALL = Param("recall", 0.0, check_unit, "the recall level x in [0, 1]; the cut is "
                "lround(x·R) relevant documents, as trec_eval 10")
@@ -118,7 +121,9 @@ def _where(prep: Prepared, s) -> str:
 
 @register("iprec_at_recall", params=(RECALL,), aliases=("iprec", "interpolated_precision"),
           citation=TREC_EVAL + ", m_iprec_at_recall.c (lround cut of version 10).",
-          undefined=UNDEF, ties=TIES_TEXT)
+          undefined=UNDEF, ties=TIES_TEXT,
+          ir_measures=Spelling("IPrec", at="recall"),
+          trec_eval=TrecName("iprec_at_recall", "levels", "recall", LEVELS))
 def iprec_at_recall(prep: Prepared, level: float, recall=0.0) -> np.ndarray:
     """Interpolated precision at a recall level: the best precision at any rank where recall
     is at least the level (trec_eval ``iprec_at_recall_x``, ir_measures ``IPrec@x``).
@@ -144,7 +149,8 @@ def iprec_at_recall(prep: Prepared, level: float, recall=0.0) -> np.ndarray:
 @register("interpolated_precision_11pt", params=(RECALLS,),
           aliases=("iprec_11pt", "eleven_point_avg"),
           citation=TREC_EVAL + ", m_11pt_avg.c (lround cut of version 10).", undefined=UNDEF,
-          ties="Exact: the mean of iprec_at_recall's exact tie-aware values at each level.")
+          ties="Exact: the mean of iprec_at_recall's exact tie-aware values at each level.",
+          trec_eval=TrecName("11pt_avg", "recalls", "recalls", LEVELS))
 def interpolated_precision_11pt(prep: Prepared, level: float, recalls=LEVELS_11) -> np.ndarray:
     """11-point interpolated average precision: the mean of ``iprec_at_recall`` at recall
     0.0, 0.1, …, 1.0 (trec_eval ``11pt_avg``), or at the levels ``recalls`` (trec_eval's
@@ -163,13 +169,25 @@ def interpolated_precision_11pt(prep: Prepared, level: float, recalls=LEVELS_11)
 MULT = Param("mult", 1.0, check_positive, "the multiple x of R; the cut-off is (long)(x·R + 0.9)")
 
 
+def rprec_mult_prefix(c: Cuts, level, mult=1.0):
+    """rprec_mult at every cut-off of ``c`` (its prefix kernel)."""
+    R = c.prep.num_relevant(level)
+    k = np.floor(mult * R + 0.9)
+    part = c.prep.judged_part()
+    inside = (part.pos <= k[part.seg]).astype(np.float64)
+    num = c.running(part, part.group_mean(part.relevant(level)) * inside)
+    return np.where(c.ranking(R) > 0, safe_div(num, c.ranking(k)), np.nan)
+
+
 @register("rprec_mult", params=(MULT,), aliases=("r_prec_mult",),
           citation=TREC_EVAL + ", m_Rprec_mult.c; tie-aware as P@k (McSherry & Najork, ECIR "
           "2008, §2.1).",
           undefined="Undefined when R = 0, and when the cut-off rounds to 0 (x·R < 0.1). An "
                     "empty ranking with R > 0 scores 0.",
           ties=("Exact, as precision@k: a tie group cut by the cut-off counts the share "
-                "(k − t)/n of its documents (t positions before the group, n documents in it)."))
+                "(k − t)/n of its documents (t positions before the group, n documents in it)."),
+          trec_eval=TrecName("Rprec_mult", "levels", "mult",
+                             tuple(m / 10 for m in range(2, 21, 2))), prefix=rprec_mult_prefix)
 def rprec_mult(prep: Prepared, level: float, mult=1.0) -> np.ndarray:
     """Precision at a multiple of R: P@k with k = (long)(x·R + 0.9), trec_eval's
     ``Rprec_mult_x`` (x = ``mult``; ``mult=1`` is R-precision).

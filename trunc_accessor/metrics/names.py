@@ -2,9 +2,10 @@
 
 One parser, fed by the registry, turns any spelling into ``Named`` entries: the column
 label (the name as the user wrote it, or for a trec_eval cut-off list such as ``P.5,10``
-the names trec_eval prints, ``P_5`` and ``P_10``), the
-``Measure`` it means, and how trec_eval summarises it over queries (mean, sum for counts,
-geometric mean for ``gm_map``). Two spellings of one measure are computed once.
+the names trec_eval prints, ``P_5`` and ``P_10``), the ``Measure`` it means, and how
+trec_eval summarises it over queries (mean, sum for counts, geometric mean for ``gm_map``).
+Two spellings of one measure are computed once. Each dialect's names are those the metrics
+declare (``register(..., ir_measures=..., ranx=..., trec_eval=..., aggregate=...)``).
 
 Resolution order: the group names ``official`` and ``all_trec``; trec_eval names
 (``map``, ``P_10``, ``P.10``, ``ndcg_cut_10``, ``iprec_at_recall_0.10``, …, case as trec_eval
@@ -24,9 +25,16 @@ from typing import Any
 
 from trunc_accessor.errors import ParameterError
 from trunc_accessor.metrics import trec_dialect
-from trunc_accessor.metrics.registry import _ALIASES, REGISTRY, Measure, Named, get_metric, parse
+from trunc_accessor.metrics.parse import parse
+from trunc_accessor.metrics.registry import (
+    _ALIASES,
+    REGISTRY,
+    Measure,
+    Named,
+    generation,
+    get_metric,
+)
 
-SUMMARIES = ("mean", "sum", "gmean")
 GM_EPSILON = 1e-5  # trec_eval's gm_map: exp(mean(log(max(value, 1e-5))))
 
 
@@ -39,50 +47,60 @@ def _m(name: str, **params) -> Measure:
 GROUPS = trec_dialect.GROUPS  # trec_eval's measure groups (official, all_trec, set)
 
 
+# --------------------------------------------------------------------------- tables
+# built from the metrics' declarations (register(..., ir_measures=..., ranx=...)), rebuilt
+# when a metric is registered or unregistered
+_BUILT: list = [None, ()]
+
+
+def _tables() -> tuple[dict[str, tuple], dict[str, Any], dict[str, str]]:
+    if _BUILT[0] != generation():
+        irm: dict[str, tuple] = {}
+        ranx: dict[str, Any] = {}
+        every_ranx: dict[str, str] = {}
+        for metric in REGISTRY.values():
+            own = {p.name for p in metric.params}
+            for s in metric.ir_measures:
+                at = s.at if s.at in own else None
+                irm[s.name] = (metric.name, dict(s.fixed), at, metric.aggregate)
+            for s in metric.ranx:
+                every_ranx[s.name] = metric.name
+                if s.name != metric.name:  # the library reads its own names itself
+                    ranx[s.name] = (metric.name, dict(s.fixed)) if s.fixed else metric.name
+        _BUILT[:] = [generation(), (irm, ranx, every_ranx)]
+    return _BUILT[1]
+
+
+def ir_measures_table() -> dict[str, tuple]:
+    """ir_measures' names: name → (metric, the parameters it implies, the parameter ``@``
+    sets or None, summary over queries); ``rel=`` becomes the measure's relevance level."""
+    return _tables()[0]
+
+
+def ranx_table() -> dict[str, Any]:
+    """ranx' names that differ from the library's: name → metric, or (metric, the
+    parameters it implies)."""
+    return _tables()[1]
+
+
+def ranx_names() -> dict[str, str]:
+    """Every ranx metric name a metric declares → that metric, ranx' names that are also
+    the library's (``precision``, ``ndcg``, …) included."""
+    return _tables()[2]
+
+
 # --------------------------------------------------------------------------- ir_measures
-# name → (metric, params, what @ sets, summary); rel= becomes the measure's relevance level
-IR_MEASURES = {
-    "nDCG": ("ndcg", {}, "k", "mean"), "AP": ("ap", {}, "k", "mean"),
-    "P": ("precision", {}, "k", "mean"), "R": ("recall", {}, "k", "mean"),
-    "RR": ("rr", {}, "k", "mean"), "RBP": ("rbp", {}, None, "mean"),
-    # ir_measures' ERR is gdeval's, whose stopping probability uses a maximum grade of 4
-    "ERR": ("err", {"max_grade": 4}, "k", "mean"),
-    "Judged": ("judged", {}, "k", "mean"), "NumRet": ("num_ret", {}, None, "sum"),
-    "NumRel": ("num_rel", {}, None, "sum"), "NumRelRet": ("num_rel_ret", {}, None, "sum"),
-    "NumQ": ("num_q", {}, None, "sum"), "SetP": ("set_precision", {}, None, "mean"),
-    "SetR": ("set_recall", {}, None, "mean"), "SetF": ("set_f", {}, None, "mean"),
-    "SetAP": ("set_ap", {}, None, "mean"), "IPrec": ("iprec_at_recall", {}, "recall", "mean"),
-    "Rprec": ("rprec", {}, None, "mean"), "Bpref": ("bpref", {}, None, "mean"),
-    "Success": ("success", {}, "k", "mean"), "infAP": ("infap", {}, None, "mean"),
-    "Compat": ("compat", {}, None, "mean"),
-    "SetRelP": ("set_relative_precision", {}, None, "mean"),
-    # diversity (ir_measures' pyndeval provider); judged_only=True is not offered
-    "alpha_nDCG": ("alpha_ndcg", {}, "k", "mean"), "alpha_DCG": ("alpha_dcg", {}, "k", "mean"),
-    "ERR_IA": ("err_ia", {}, "k", "mean"), "nERR_IA": ("nerr_ia", {}, "k", "mean"),
-    "NRBP": ("nrbp", {}, None, "mean"), "nNRBP": ("nnrbp", {}, None, "mean"),
-    "AP_IA": ("map_ia", {}, None, "mean"), "P_IA": ("p_ia", {}, "k", "mean"),
-    "StRecall": ("s_recall", {}, "k", "mean"),
-    # the C/W/L measures ir_measures computes with cwl_eval, and its Accuracy
-    "INST": ("inst", {}, None, "mean"), "INSQ": ("insq", {}, None, "mean"),
-    "BPM": ("bpm", {}, "k", "mean"), "SDCG": ("sdcg", {}, "k", "mean"),
-    "NERR8": ("nerr8", {}, "k", "mean"), "NERR9": ("nerr9", {}, "k", "mean"),
-    "NERR10": ("nerr10", {}, None, "mean"), "NERR11": ("nerr11", {}, None, "mean"),
-    "Accuracy": ("accuracy", {}, "k", "mean"),
-}
 # ir_measures' names of the C/W/L gain scale: gains run from 0 at min_rel to 1 at max_rel
 IR_MEASURES_PARAMS = {"min_rel": "min_grade", "max_rel": "max_grade"}
-# ir_measures' own aliases of the names above
-for _alias, _name in (("BPref", "Bpref"), ("MAP", "AP"), ("MRR", "RR"), ("NDCG", "nDCG"),
-                      ("Precision", "P"), ("Recall", "R"), ("RPrec", "Rprec")):
-    IR_MEASURES[_alias] = IR_MEASURES[_name]
 _IRM_FORM = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)(?:\((.*)\))?(?:@([^@()]+))?$")
 
 
 def _ir_measures(spec: str) -> list[Named] | None:
     m = _IRM_FORM.match(spec.replace(" ", ""))
-    if not m or m.group(1) not in IR_MEASURES:
+    table = ir_measures_table()
+    if not m or m.group(1) not in table:
         return None
-    name, params, at_param, summary = IR_MEASURES[m.group(1)]
+    name, params, at_param, summary = table[m.group(1)]
     given = _params(m.group(2) or "", spec)
     if m.group(3) is not None:
         if at_param is None:
@@ -139,17 +157,15 @@ def _number(text: str, spec: str):
 
 
 # --------------------------------------------------------------------------- ranx
-RANX: dict[str, Any] = {"mrr": "rr", "map": "ap", "hits": "num_rel_ret", "hit_rate": "success",
-        "r-precision": "rprec", "ndcg_burges": ("ndcg", {"gains": "exponential"}),
-        "dcg_burges": ("dcg", {"gains": "exponential"})}
 _RANX_FORM = re.compile(r"^([a-z][a-z0-9_\-]*?)(?:@(\d+))?(?:-l(\d+(?:\.\d+)?))?$")
 
 
 def _ranx(spec: str) -> list[Named] | None:
     m = _RANX_FORM.match(spec)
-    if not m or (m.group(1) not in RANX and m.group(3) is None):
+    table = ranx_table()
+    if not m or (m.group(1) not in table and m.group(3) is None):
         return None
-    target: Any = RANX.get(m.group(1), m.group(1))
+    target: Any = table.get(m.group(1), m.group(1))
     name, fixed = (target, {}) if isinstance(target, str) else target
     if name not in REGISTRY and name.lower() not in _ALIASES:
         return None
@@ -166,7 +182,8 @@ def _ranx(spec: str) -> list[Named] | None:
 # --------------------------------------------------------------------------- parser
 def known_names() -> list[str]:
     """Every spelling the parser knows (for suggestions and ``--list``)."""
-    names = set(trec_dialect.BY_NAME) | set(IR_MEASURES) | set(RANX) | set(GROUPS)
+    names = set(trec_dialect.by_name()) | set(ir_measures_table()) | set(ranx_table())
+    names |= set(GROUPS)
     return sorted(names | set(_ALIASES) | set(REGISTRY))
 
 
@@ -178,7 +195,7 @@ def dialect_meaning(name: str) -> str | None:
     for group in GROUPS:
         if group.lower() == low:
             return f"trec_eval's measure group {group!r}"
-    for trec_name, m in trec_dialect.BY_NAME.items():
+    for trec_name, m in trec_dialect.by_name().items():
         base = trec_name.lower()
         if low == base:
             return f"trec_eval's measure {trec_name!r}"
@@ -186,10 +203,10 @@ def dialect_meaning(name: str) -> str | None:
         if m.kind in ("cutoffs", "levels") and low.startswith(base + "_") \
                 and trec_dialect.VALUES.fullmatch(rest):
             return f"trec_eval's measure {trec_name}_{rest}"
-    for irm in IR_MEASURES:
+    for irm in ir_measures_table():
         if irm.lower() == low:
             return f"ir_measures' measure {irm!r}"
-    if low in RANX:
+    if low in ranx_table():
         return f"ranx' metric {low!r}"
     return None
 
@@ -221,7 +238,7 @@ def parse_named(spec, trec: bool = False) -> list[Named]:
         base, dot, rest = text.partition(".")
         if (str(e).startswith("cannot parse metric") and dot and rest
                 and re.fullmatch(r"[A-Za-z]\w*", base)):  # trec_eval's name.PARAMS
-            names = list(trec_dialect.BY_NAME) + list(trec_dialect.GROUPS)
+            names = list(trec_dialect.by_name()) + list(trec_dialect.GROUPS)
             close = difflib.get_close_matches(base, names, n=5, cutoff=0.5)
             hint = f"; closest trec_eval names: {close}" if close else ""
             raise ParameterError(f"unknown trec_eval measure {base!r} in {spec!r}{hint} "
@@ -236,11 +253,8 @@ def parse_named(spec, trec: bool = False) -> list[Named]:
     return [Named(text, m, _summary_of(m))]
 
 
-COUNTS = ("num_ret", "num_rel", "num_rel_ret", "num_q", "num_nonrel_judged_ret")
-
-
 def _summary_of(m: Measure) -> str:
-    return "sum" if m.metric.name in COUNTS else "mean"
+    return m.metric.aggregate
 
 
 def parse_many(metrics, trec: bool = False, measures_only: bool = True) -> list[Named]:

@@ -86,6 +86,8 @@ from typing import Any
 import pandas as pd
 
 from trunc_accessor.errors import ParameterError
+from trunc_accessor.metrics.params import is_real
+from trunc_accessor.metrics.parse import parse
 from trunc_accessor.metrics.property_search import (
     _confidence,
     _deepness,
@@ -97,7 +99,7 @@ from trunc_accessor.metrics.property_search import (
     _Space,
     _top_weightedness,
 )
-from trunc_accessor.metrics.registry import Measure, get_metric, is_real, parse
+from trunc_accessor.metrics.registry import Measure, get_metric
 
 __all__ = ["PROPERTIES", "check", "table"]
 
@@ -163,7 +165,7 @@ def check(metric: Any, max_length: int = 6, max_collection: int = 2, *, top_grad
     Parameters
     ----------
     metric : str, (name, params) pair or Measure
-        Anything ``trunc_accessor.metrics.registry.parse`` accepts (``"rbp(p=0.9)"``,
+        Anything ``trunc_accessor.metrics.parse.parse`` accepts (``"rbp(p=0.9)"``,
         ``"precision@3"``, a user-registered metric's name).
     max_length : int, default 6
         Longest ranking searched (Properties 1, 2, 5, 6, 7).

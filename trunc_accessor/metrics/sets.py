@@ -16,15 +16,30 @@ import numpy as np
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.metrics._kernels import safe_div
 from trunc_accessor.metrics._order import TREC_EVAL
-from trunc_accessor.metrics.registry import K, Param, check_positive, register
-from trunc_accessor.metrics.standard import precision, recall, relevant_retrieved
+from trunc_accessor.metrics.dialects import CUTS, TrecName
+from trunc_accessor.metrics.params import K, Param, check_positive
+from trunc_accessor.metrics.prefix import Cuts
+from trunc_accessor.metrics.registry import register
+from trunc_accessor.metrics.standard import (
+    precision,
+    precision_prefix,
+    recall,
+    recall_prefix,
+    relevant_retrieved,
+)
 
 SETS = TREC_EVAL + ", "
 
 
+def set_precision_prefix(c: Cuts, level):
+    """set_precision at every cut-off of ``c`` (its prefix kernel)."""
+    return precision_prefix(c, level)
+
+
 @register("set_precision", citation=SETS + "m_set_P.c.",
           undefined="Undefined for an empty ranking (0/0). R = 0 gives 0.",
-          ties=("Order-free: no order of tied documents changes the value."))
+          ties=("Order-free: no order of tied documents changes the value."),
+          ir_measures="SetP", trec_eval="set_P", prefix=set_precision_prefix)
 def set_precision(prep: Prepared, level: float) -> np.ndarray:
     """Set precision: relevant retrieved / retrieved, a / n (trec_eval ``set_P``; the same
     as ``precision`` with k=None).
@@ -36,9 +51,15 @@ def set_precision(prep: Prepared, level: float) -> np.ndarray:
     return precision(prep, level)
 
 
+def set_recall_prefix(c: Cuts, level):
+    """set_recall at every cut-off of ``c`` (its prefix kernel)."""
+    return recall_prefix(c, level)
+
+
 @register("set_recall", citation=SETS + "m_set_recall.c.",
           undefined="Undefined when R = 0. An empty ranking with R > 0 scores 0.",
-          ties=("Order-free: no order of tied documents changes the value."))
+          ties=("Order-free: no order of tied documents changes the value."),
+          ir_measures="SetR", trec_eval="set_recall", prefix=set_recall_prefix)
 def set_recall(prep: Prepared, level: float) -> np.ndarray:
     """Set recall: relevant retrieved / relevant, a / R (trec_eval ``set_recall``; the same
     as ``recall`` with k=None).
@@ -54,12 +75,20 @@ BETA = Param("beta", 1.0, check_positive,
              "trec_eval's x: F = (1 + x)·P·R / (x·P + R); van Rijsbergen's F_β is x = β²")
 
 
+def set_f_prefix(c: Cuts, level, beta=1.0):
+    """set_f at every cut-off of ``c`` (its prefix kernel)."""
+    return f_of_counts(c.relevant_retrieved(level),
+                            c.ranking(c.prep.num_relevant(level)).astype(np.float64), c.n, beta)
+
+
 @register("set_f", params=(BETA,), citation=SETS + "m_set_F.c (van Rijsbergen, 'Information "
           "Retrieval', Butterworths, 1979, the E measure).",
           undefined="Undefined only for an empty ranking of a query with "
                     "R = 0 (0/0); otherwise 0 when nothing relevant is retrieved (also R = 0, "
                     "and the empty ranking), as trec_eval.",
-          ties=("Order-free: no order of tied documents changes the value."))
+          ties=("Order-free: no order of tied documents changes the value."),
+          ir_measures="SetF", trec_eval=TrecName("set_F", "float", "beta", (1.0,)),
+          prefix=set_f_prefix)
 def set_f(prep: Prepared, level: float, beta=1.0) -> np.ndarray:
     """Set F measure, trec_eval's ``set_F``: (1 + β)·P·R / (β·P + R) = (1 + β)·a / (β·R + n).
 
@@ -92,11 +121,21 @@ def f_of_counts(a: np.ndarray, R: np.ndarray, n: np.ndarray, beta: float) -> np.
     return out
 
 
+def set_ap_prefix(c: Cuts, level):
+    """set_ap at every cut-off of ``c`` (its prefix kernel)."""
+    a = c.relevant_retrieved(level)
+    R = c.ranking(c.prep.num_relevant(level))
+    den = (c.depth * R).astype(np.float64)
+    empty = (c.depth == 0) & (R > 0)
+    return np.where(empty, 0.0, safe_div(a * a, den))
+
+
 @register("set_ap", aliases=("set_map",), citation=SETS + "m_set_map.c (formerly "
           "exact_unranked_avg_prec).",
           undefined="Undefined when R = 0. An empty ranking with R > 0 scores 0 (nothing "
                     "found).",
-          ties=("Order-free: no order of tied documents changes the value."))
+          ties=("Order-free: no order of tied documents changes the value."),
+          ir_measures="SetAP", trec_eval="set_map", prefix=set_ap_prefix)
 def set_ap(prep: Prepared, level: float) -> np.ndarray:
     """Set (unranked) average precision, trec_eval's ``set_map``: a² / (n·R), the set
     precision times the set recall.
@@ -115,10 +154,17 @@ def set_ap(prep: Prepared, level: float) -> np.ndarray:
     return np.where(empty, 0.0, safe_div(a * a, den))
 
 
+def set_relative_precision_prefix(c: Cuts, level):
+    """set_relative_precision at every cut-off of ``c`` (its prefix kernel)."""
+    den = np.minimum(c.depth, c.ranking(c.prep.num_relevant(level))).astype(np.float64)
+    return safe_div(c.relevant_retrieved(level), den)
+
+
 @register("set_relative_precision", aliases=("set_relative_p",),
           citation=SETS + "m_set_rel_P.c (formerly exact_relative_prec).",
           undefined="Undefined when R = 0 and for an empty ranking (0/0).",
-          ties=("Order-free: no order of tied documents changes the value."))
+          ties=("Order-free: no order of tied documents changes the value."),
+          ir_measures="SetRelP", trec_eval="set_relative_P", prefix=set_relative_precision_prefix)
 def set_relative_precision(prep: Prepared, level: float) -> np.ndarray:
     """Relative set precision, trec_eval's ``set_relative_P``: a / min(n, R), the set
     precision divided by the largest precision a set of n documents could have (set recall
@@ -132,13 +178,22 @@ def set_relative_precision(prep: Prepared, level: float) -> np.ndarray:
     return safe_div(relevant_retrieved(prep, level), den)
 
 
+def relative_precision_prefix(c: Cuts, level, k=None):
+    """relative_precision at every cut-off of ``c`` (its prefix kernel)."""
+    R = c.ranking(c.prep.num_relevant(level))
+    cap = c.depth if k is None else np.full(len(c), k)
+    out = safe_div(c.relevant_retrieved(level, k), np.minimum(cap, R).astype(np.float64))
+    return np.where(R > 0, out, np.nan)
+
+
 @register("relative_precision", params=(K,), aliases=("relative_p",),
           citation=SETS + "m_rel_P.c (relative_P_k); tie-aware as P@k (McSherry & Najork, "
           "ECIR 2008, §2.1).",
           undefined="Undefined when R = 0. With k: an empty ranking with R > 0 scores 0; "
                     "with k=None it is 0/0, undefined.",
           ties=("Exact, as precision@k: a tie group cut by the cut-off counts the share (k − t)/n "
-                "of its documents (t positions before the group, n documents in it)."))
+                "of its documents (t positions before the group, n documents in it)."),
+          trec_eval=TrecName("relative_P", "cutoffs", "k", CUTS), prefix=relative_precision_prefix)
 def relative_precision(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Relative precision at k, trec_eval's ``relative_P_k``: the relevant documents in the
     first k divided by min(k, R), the most that k documents can hold: P@k up to k = R, R@k

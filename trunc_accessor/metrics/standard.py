@@ -1,4 +1,5 @@
-"""Standard metrics: P, R, F1, AP, RR, DCG/nDCG, R-prec, bpref, success, RBP (+ residual).
+"""Standard metrics: P, R, F1, success, AP, RR, R-prec, bpref (DCG/nDCG: ``dcg``; RBP:
+``rbp``).
 
 Every kernel works on all rankings at once (see ``Prepared``)
 and on tie groups: with ``ties="first"``/``"trec_eval"`` every group is a single position
@@ -11,24 +12,17 @@ relevance_level; n = ranking length.
 """
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping
-
 import numpy as np
 
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.metrics._combinatorics import comb_ratio, log_factorials
-from trunc_accessor.metrics._kernels import discount, in_cut, rbp_tail, rbp_weights, safe_div
-from trunc_accessor.metrics.registry import (
+from trunc_accessor.metrics._kernels import in_cut, safe_div
+from trunc_accessor.metrics.dialects import CUTS, TrecName
+from trunc_accessor.metrics.params import (
     K,
-    P,
-    Param,
-    check_bool,
-    check_gains,
-    check_positive_or_none,
-    is_real,
-    register,
 )
+from trunc_accessor.metrics.prefix import Cuts
+from trunc_accessor.metrics.registry import register
 
 MCSHERRY = ("McSherry & Najork, 'Computing IR performance measures efficiently in the "
             "presence of tied scores', ECIR 2008")
@@ -42,12 +36,20 @@ def relevant_retrieved(prep: Prepared, level: float, k=None) -> np.ndarray:
     return part.seg_sum(part.group_mean(part.relevant(level)) * in_cut(part, k))
 
 
+def precision_prefix(c: Cuts, level, k=None):
+    """precision at every cut-off of ``c`` (its prefix kernel)."""
+    num = c.relevant_retrieved(level, k)
+    return safe_div(num, c.n) if k is None else num / k
+
+
 @register("precision", params=(K,), aliases=("p", "prec"), citation=MCSHERRY + ", §2.1.",
           undefined="With k=None: undefined for an empty ranking (0/0). With k: never undefined "
                     "(0 for an empty ranking). R = 0 gives 0 (nothing can be relevant).",
           ties=("Exact (McSherry & Najork 2008, §2.1): a tie group cut by the cut-off k "
                 "contributes (k − t)·r/n relevant documents (t positions before the group, n "
-                "documents in it, r relevant)."))
+                "documents in it, r relevant)."),
+          ir_measures=("P", "Precision"), ranx="precision",
+          trec_eval=TrecName("P", "cutoffs", "k", CUTS), prefix=precision_prefix)
 def precision(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Precision: relevant documents in the first k positions, divided by k.
 
@@ -65,9 +67,16 @@ def precision(prep: Prepared, level: float, k=None) -> np.ndarray:
     return num / k
 
 
+def recall_prefix(c: Cuts, level, k=None):
+    """recall at every cut-off of ``c`` (its prefix kernel)."""
+    return safe_div(c.relevant_retrieved(level, k), c.ranking(c.prep.num_relevant(level)))
+
+
 @register("recall", params=(K,), aliases=("r",), citation=MCSHERRY + ", §2.2.", undefined=UNDEF_R0,
           ties=("Exact, as precision@k: a tie group cut by the cut-off counts the share (k − t)/n "
-                "of its documents (t positions before the group, n documents in it)."))
+                "of its documents (t positions before the group, n documents in it)."),
+          ir_measures=("R", "Recall"), ranx="recall",
+          trec_eval=TrecName("recall", "cutoffs", "k", CUTS), prefix=recall_prefix)
 def recall(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Recall: relevant documents in the first k positions, divided by R.
 
@@ -81,11 +90,19 @@ def recall(prep: Prepared, level: float, k=None) -> np.ndarray:
     return safe_div(relevant_retrieved(prep, level, k), prep.num_relevant(level))
 
 
+def f1_prefix(c: Cuts, level, k=None):
+    """f1 at every cut-off of ``c`` (its prefix kernel)."""
+    num = 2.0 * c.relevant_retrieved(level, k)
+    den = (c.depth if k is None else np.full(len(c), k)) + c.ranking(c.prep.num_relevant(level))
+    return safe_div(num, den.astype(np.float64))
+
+
 @register("f1", params=(K,), citation=MCSHERRY + ", §2.3.",
           undefined="With k=None: undefined when the ranking is empty and R = 0 (0/0). "
                     "R = 0 otherwise gives 0.",
           ties=("Exact, as precision@k: a tie group cut by the cut-off counts the share (k − t)/n "
-                "of its documents (t positions before the group, n documents in it)."))
+                "of its documents (t positions before the group, n documents in it)."),
+          ranx="f1", prefix=f1_prefix)
 def f1(prep: Prepared, level: float, k=None) -> np.ndarray:
     """F1: harmonic mean of precision and recall, 2·rel_ret / (k + R).
 
@@ -101,11 +118,31 @@ def f1(prep: Prepared, level: float, k=None) -> np.ndarray:
     return safe_div(num, den.astype(np.float64))
 
 
+def success_prefix(c: Cuts, level, k=None):
+    """success at every cut-off of ``c`` (its prefix kernel)."""
+    part = c.prep.judged_part()
+    r_g = part.group_sum(part.relevant(level))
+    if k is None:
+        return (c.running_groups(part, r_g > 0) > 0).astype(float)
+    end = part.g_start + part.g_size
+    full = end <= k
+    hit_full = c.running_groups(part, full & (r_g > 0)) > 0
+    cut = np.flatnonzero((part.g_start < k) & ~full)  # at most one group per ranking
+    p_hit = np.zeros(part.n_groups)
+    if cut.size:
+        n, r = part.g_size[cut], r_g[cut].astype(np.int64)
+        s = k - part.g_start[cut]
+        p_hit[cut] = 1.0 - comb_ratio(n - r, s, n, s, log_factorials(int(n.max())))
+    return np.where(hit_full, 1.0, c.running_groups(part, p_hit))
+
+
 @register("success", params=(K,), aliases=("s", "success_at"),
           citation=MCSHERRY + " (the hypergeometric form is ours, derived as in §2.5).",
           undefined="Never undefined: 0 for an empty ranking and when R = 0.",
           ties=("Exact: a group of n documents holding r relevant ones, s of whose positions lie "
-                "within the cut-off, shows one of them with probability 1 − C(n − r, s)/C(n, s)."))
+                "within the cut-off, shows one of them with probability 1 − C(n − r, s)/C(n, s)."),
+          ir_measures="Success", ranx="hit_rate",
+          trec_eval=TrecName("success", "cutoffs", "k", (1, 5, 10)), prefix=success_prefix)
 def success(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Success: 1 if a relevant document is in the first k positions, else 0.
 
@@ -138,11 +175,21 @@ def success(prep: Prepared, level: float, k=None) -> np.ndarray:
     return np.where(hit_full, 1.0, p_hit)
 
 
+def ap_prefix(c: Cuts, level, k=None):
+    """ap at every cut-off of ``c`` (its prefix kernel)."""
+    part = c.prep.judged_part()
+    terms = precision_terms(part, part.relevant(level)) * in_cut(part, k)
+    return safe_div(c.running(part, terms), c.ranking(c.prep.num_relevant(level)))
+
+
 @register("ap", params=(K,), aliases=("map", "average_precision", "map_cut"),
           citation=MCSHERRY + ", §2.4.", undefined=UNDEF_R0,
           ties=("Exact, closed form of McSherry & Najork 2008, §2.4: position j of tie group i "
                 "contributes (r_i/n_i)·(R_i + (j − t_i − 1)(r_i − 1)/(n_i − 1) + 1)/j, R_i the "
-                "relevant documents before the group."))
+                "relevant documents before the group."),
+          ir_measures=("AP", "MAP"), ranx="map",
+          trec_eval=("map", TrecName("gm_map", summary="gmean"),
+                     TrecName("map_cut", "cutoffs", "k", CUTS)), prefix=ap_prefix)
 def ap(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Average precision: the mean over the R relevant documents of the precision at their
     positions, retrieved ones within the first k only (trec_eval ``map``, ``map_cut_k``).
@@ -191,13 +238,20 @@ def precision_terms(prep: Prepared, gains: np.ndarray) -> np.ndarray:
     return (before[gi] * G / m + pairs + S2 / m) / j
 
 
+def rr_prefix(c: Cuts, level, k=None):
+    """rr at every cut-off of ``c`` (its prefix kernel)."""
+    # a prefix holds the first group with a relevant document whole, or none of it
+    return np.where(c.any_relevant(level), c.ranking(rr(c.prep, level, k)), 0.0)
+
+
 @register("rr", params=(K,), aliases=("mrr", "recip_rank", "reciprocal_rank"),
           citation=MCSHERRY + ", §2.5.",
           undefined="Never undefined: 0 when no relevant document is retrieved (also R = 0 "
                     "and the empty ranking), as trec_eval.",
           ties=("Exact (McSherry & Najork 2008, §2.5): the first relevant document of a group of n"
                 " documents holding r relevant ones sits at offset x with probability C(n − x, r −"
-                " 1)/C(n, r)."))
+                " 1)/C(n, r)."),
+          ir_measures=("RR", "MRR"), ranx="mrr", trec_eval="recip_rank", prefix=rr_prefix)
 def rr(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Reciprocal rank of the first relevant document within the first k, else 0
     (trec_eval ``recip_rank``).
@@ -237,142 +291,20 @@ def rr(prep: Prepared, level: float, k=None) -> np.ndarray:
                        minlength=prep.n_segments)
 
 
-def gain_values(grades: np.ndarray, gains, min_grade=None) -> np.ndarray:
-    """Gain of each grade: the grade itself (trec_eval), 2^g − 1 for
-    ``"exponential"``, or a mapping grade → gain (grades it does not name keep gain =
-    grade, as trec_eval's ``ndcg.1=3,2=9``). Negative grades count as 0; unjudged
-    documents (NaN) gain 0; so do grades below ``min_grade`` when it is given."""
-    g = np.where(np.isnan(grades), -1.0, grades)
-    base = np.maximum(g, 0.0)
-    if gains is None:
-        out = base
-    elif gains == "exponential":
-        out = np.exp2(base) - 1.0
-    else:
-        out = base.copy()
-        for grade, gain in gains:
-            out[g == grade] = gain
-    if min_grade is not None:
-        out[g < min_grade] = 0.0
-    return np.where(np.isnan(grades), 0.0, out)
-
-
-def dcg_values(prep: Prepared, k, gains, log_base: float = 2.0, min_grade=None) -> np.ndarray:
-    """DCG@k = Σ_{j≤k} gain_j / log_b(1 + j), gains replaced by tie-group means."""
-    part = prep.judged_part()
-    g = part.group_mean(gain_values(part.grade, gains, min_grade))
-    return part.seg_sum(g * discount(part.pos, log_base) * in_cut(part, k))
-
-
-def ideal_dcg(prep: Prepared, k, gains, log_base: float = 2.0, min_grade=None) -> np.ndarray:
-    """DCG@k of the ideal ranking: the qid's judged positive gains sorted descending."""
-    qg = gain_values(prep.q_grades, gains, min_grade)
-    q_seg = prep.q_seg
-    order = np.lexsort((-qg, q_seg))
-    sorted_g = qg[order]
-    i = np.arange(len(qg)) - prep.q_offsets[q_seg] + 1
-    w = discount(i, log_base) * (sorted_g > 0)
-    if k is not None:
-        w = w * (i <= k)
-    per_qid = np.bincount(q_seg, weights=sorted_g * w, minlength=len(prep.q_offsets) - 1)
-    return per_qid[prep.seg_q]
-
-
-def check_dcg_gains(g):
-    """nDCG/DCG gains: None or "linear" (gain = grade), "exponential" or its synonym "exp"
-    (2^g − 1, Burges et al.), or a mapping grade → gain of finite numbers."""
-    if isinstance(g, str) and g == "exp":
-        return "exponential"
-    if g is None or isinstance(g, (str, Mapping)):
-        try:
-            return check_gains(g)
-        except ValueError as e:
-            if isinstance(g, Mapping):
-                raise
-            raise ValueError(f"must be None or 'linear' (gain = grade), 'exponential' or 'exp' "
-                             f"(2^g − 1), or a mapping grade → gain, not {g!r}") from e
-    raise ValueError(f"must be None or 'linear' (gain = grade), 'exponential' or 'exp' "
-                     f"(2^g − 1), or a mapping grade → gain, not {g!r}")
-
-
-def check_log_base(b):
-    """The base of the logarithm of the rank discount: a finite number > 1."""
-    if not is_real(b) or not math.isfinite(b) or not b > 1:
-        raise ValueError(f"must be a finite number > 1 (the discount is 1/log_b(1 + i)), "
-                         f"not {b!r}")
-    return float(b)
-
-
-GAINS = Param("gains", None, check_dcg_gains,
-              "None or 'linear': gain = grade (trec_eval); 'exponential' or 'exp': 2^g − 1 "
-              "(Burges et al. 2005; ranx's ndcg_burges); or a mapping grade → gain")
-LOG_BASE = Param("log_base", 2.0, check_log_base,
-                 "base b of the discount 1/log_b(1 + i) (scikit-learn's log_base); it cancels "
-                 "in nDCG")
-MIN_GRADE = Param("min_grade", None, check_positive_or_none,
-                  "grades below it gain 0 (ranx's relevance level: ndcg@10-l2); None: every "
-                  "positive grade gains, whatever relevance_level is (trec_eval)")
-DCG_SOURCES = ("Järvelin & Kekäläinen, 'Cumulated gain-based evaluation of IR techniques', "
-               "ACM TOIS 20(4), 2002 (graded gains, log-based discount); Burges et al., "
-               "'Learning to rank using gradient descent', ICML 2005 (gains 2^g − 1)")
-
-
-@register("dcg", params=(K, GAINS, LOG_BASE, MIN_GRADE),
-          citation=MCSHERRY + ", §2.6 (tie-aware DCG); " + DCG_SOURCES + ".",
-          undefined="Never undefined: 0 for an empty ranking, and 0 when no judged document "
-                    "has a positive gain (e.g. R = 0).",
-          ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
-                "2008); a group cut by a cut-off counts the share of its positions inside it. (= "
-                "scikit-learn's tie-averaged dcg_score)"))
-def dcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0,
-        min_grade=None) -> np.ndarray:
-    """Discounted cumulative gain, Σ_{j≤k} gain_j / log_b(1 + j) (b = ``log_base``, 2).
-
-    Gains: by default the grade (trec_eval's convention; negative and unjudged: 0);
-    ``gains="exponential"`` (or ``"exp"``) is 2^g − 1 (Burges et al. 2005; ranx's ``dcg_burges``).
-    The discount 1/log_b(1 + j) is scikit-learn's ``dcg_score(log_base=b)``; a base b multiplies DCG
-    by log2(b) (Järvelin & Kekäläinen's original form instead leaves ranks below b
-    undiscounted and divides by log_b(j) from rank b on). Tie-aware: each position of a tie
-    group gets the group's mean gain (McSherry & Najork §2.6), which is scikit-learn's
-    ``dcg_score(ignore_ties=False)``.
-
-    >>> from trunc_accessor.frontends.single import dcg
-    >>> round(dcg([3, 2, 0, 1]), 4), round(dcg([3, 2, 0, 1], gains="exp", log_base=10), 4)
-    (4.6925, 30.9719)
-    """
-    return dcg_values(prep, k, gains, log_base, min_grade)
-
-
-@register("ndcg", params=(K, GAINS, LOG_BASE, MIN_GRADE), aliases=("ndcg_cut",),
-          citation=MCSHERRY + ", §2.6; " + DCG_SOURCES + ".",
-          undefined="Undefined when the ideal DCG is 0 (no judged document with positive "
-                    "gain, e.g. R = 0). "
-                    "An empty ranking with R > 0 scores 0.",
-          ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
-                "2008); a group cut by a cut-off counts the share of its positions inside it."))
-def ndcg(prep: Prepared, level: float, k=None, gains=None, log_base=2.0,
-         min_grade=None) -> np.ndarray:
-    """Normalised DCG: DCG@k divided by the DCG@k of the ideal ranking of the qid's judged
-    documents (trec_eval ``ndcg``, ``ndcg_cut_k``; gains default to the grade and do not
-    depend on relevance_level, as in trec_eval; ``min_grade=N`` gives grades below N no
-    gain, as ranx's ``ndcg@k-lN``).
-
-    ``gains="exponential"`` (or ``"exp"``): 2^g − 1, ranx's ``ndcg_burges`` (Burges et al.
-    2005). ``log_base`` scales the DCG of the ranking and of the ideal ranking alike, so it
-    cancels (values equal to rounding); it is accepted for scikit-learn's ``ndcg_score``
-    spelling.
-
-    >>> from trunc_accessor.frontends.single import ndcg
-    >>> round(ndcg([3, 2, 0, 1]), 4), round(ndcg([3, 2, 0, 1], gains="exp"), 4)
-    (0.9854, 0.9926)
-    """
-    return safe_div(dcg_values(prep, k, gains, log_base, min_grade),
-                     ideal_dcg(prep, k, gains, log_base, min_grade))
+def rprec_prefix(c: Cuts, level):
+    """rprec at every cut-off of ``c`` (its prefix kernel)."""
+    R = c.prep.num_relevant(level)
+    part = c.prep.judged_part()
+    inside = (part.pos <= R[part.seg]).astype(np.float64)
+    num = c.running(part, part.group_mean(part.relevant(level)) * inside)
+    return safe_div(num, c.ranking(R))
 
 
 @register("rprec", aliases=("r-prec", "r_prec", "r_precision"),
           citation=MCSHERRY + " (R-prec is P@R; tie-aware through §2.1).", undefined=UNDEF_R0,
-          ties=("Exact: precision at k = R, tie-aware as precision@k."))
+          ties=("Exact: precision at k = R, tie-aware as precision@k."),
+          ir_measures=("Rprec", "RPrec"), ranx="r-precision", trec_eval="Rprec",
+          prefix=rprec_prefix)
 def rprec(prep: Prepared, level: float) -> np.ndarray:
     """R-precision: precision at rank R, the qid's number of relevant documents
     (trec_eval ``Rprec``). Tie-aware as P@k with k = R.
@@ -395,12 +327,20 @@ def _sum_min(a: np.ndarray, u: np.ndarray, c: np.ndarray) -> np.ndarray:
     return np.where(a >= c, (u + 1) * c, below + (u - m) * c)
 
 
+def bpref_prefix(c: Cuts, level):
+    """bpref at every cut-off of ``c`` (its prefix kernel)."""
+    part, terms = bpref_terms(c.prep, level)
+    return safe_div(c.running_groups(part, terms), c.ranking(c.prep.num_relevant(level)))
+
+
 @register("bpref", citation="Buckley & Voorhees, 'Retrieval evaluation with incomplete "
           "information', SIGIR 2004 (trec_eval's form); tie-aware form derived here.",
           undefined=UNDEF_R0,
           ties=("Exact: the number of judged non-relevant documents of its own group ahead of a "
                 "relevant document is uniform on 0..u (u judged non-relevant in the group); the "
-                "mean of min(N_d, R) has a closed form."))
+                "mean of min(N_d, R) has a closed form."),
+          ir_measures=("Bpref", "BPref"), ranx="bpref",
+          trec_eval=("bpref", TrecName("gm_bpref", summary="gmean")), prefix=bpref_prefix)
 def bpref(prep: Prepared, level: float) -> np.ndarray:
     """Binary preference: (1/R) Σ_{relevant retrieved d} (1 − min(N_d, R) / min(R, N)),
     N_d the judged non-relevant documents ranked above d, N those in the qrels
@@ -439,120 +379,3 @@ def bpref_terms(prep: Prepared, level: float) -> tuple[Prepared, np.ndarray]:
     mean_min = _sum_min(a_g, u_g, cap) / (u_g + 1)
     term = np.where(c > 0, 1.0 - mean_min / np.where(c > 0, c, 1), 1.0)
     return prep, r_g * term
-
-
-RBP_GRADED = Param("graded", False, check_bool,
-                   "False: binary gain (grade ≥ relevance_level); True: gain = grade / max_grade")
-MAX_GRADE = Param("max_grade", None, check_positive_or_none,
-                  "the top of the grade scale for graded=True; default: the largest grade in "
-                  "the qrels")
-RBP_CITE = ("Moffat & Zobel, 'Rank-biased precision for measurement of retrieval "
-            "effectiveness', ACM TOIS 27(1), 2008; tie-aware by group-mean gains "
-            "(McSherry & Najork 2008).")
-
-
-def rbp_gain(prep: Prepared, level: float, graded: bool, max_grade) -> np.ndarray:
-    if not graded:
-        return prep.relevant(level)
-    top = max_grade if max_grade is not None else prep.max_grade
-    return prep.gain() / top if top > 0 else np.zeros_like(prep.gain())
-
-
-@register("rbp", params=(P, RBP_GRADED, MAX_GRADE), citation=RBP_CITE,
-          undefined="Never undefined: 0 for an empty ranking and when R = 0.",
-          ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
-                "2008); a group cut by a cut-off counts the share of its positions inside it."))
-def rbp(prep: Prepared, level: float, p=0.8, graded=False, max_grade=None) -> np.ndarray:
-    """Rank-biased precision, (1 − p) Σ_j gain_j · p^(j−1).
-
-    Binary gain by default; ``graded=True``: grade / max_grade. trec_eval's
-    ``rbp`` uses p = 0.9 and, for graded qrels, min–max-normalised grades. The weight of
-    what is not known is ``rbp_residual``.
-
-    >>> from trunc_accessor.frontends.single import rbp
-    >>> rbp([1, 0, 1], p=0.5)  # 0.5 · (1 + 0.25)
-    0.625
-    """
-    part = prep.judged_part()
-    gain = part.group_mean(rbp_gain(part, level, graded, max_grade))
-    return (1.0 - p) * part.seg_sum(gain * rbp_weights(part, p))
-
-
-@register("trectools_rbp", params=(P,), citation=RBP_CITE + " trectools' TrecEval.get_rbp.",
-          undefined="Never undefined: 0 for an empty ranking, when R = 0 and when no "
-                    "retrieved document has a grade above 0.",
-          ties=("Exact: every weight p^(j−1) is replaced by its tie group's mean weight, as "
-                "trectools' average_ties does (the same as group-mean gains)."))
-def trectools_rbp(prep: Prepared, level: float, p=0.8) -> np.ndarray:
-    """RBP with the grades themselves as gains, (1 − p) Σ_j max(grade_j, 0) · p^(j−1): the
-    reading of trectools (``TrecEval.get_rbp(binary_topical_relevance=False)``), which is
-    ir_measures' ``RBP`` without ``rel=`` (its only provider of it is trectools). Not
-    bounded by 1: a grade of 4 gains 4. ``relevance_level`` plays no part. The library's
-    ``rbp(graded=True)`` divides each grade by the largest grade of the qrels instead.
-
-    >>> from trunc_accessor.frontends.single import trectools_rbp
-    >>> trectools_rbp([2, 0, 1], p=0.5)  # 0.5 · (2 + 0.25 · 1)
-    1.125
-    """
-    part = prep.judged_part()
-    gain = part.group_mean(part.gain())
-    return (1.0 - p) * part.seg_sum(gain * rbp_weights(part, p))
-
-
-@register("rbp_residual", params=(P,), aliases=("rbp_resid",), citation=RBP_CITE,
-          undefined="Never undefined: 1 for an empty ranking (all weight unknown); R = 0 "
-                    "changes nothing (only unjudged documents count).",
-          ties=("Exact: the unjudged indicator is replaced by its group's mean."))
-def rbp_residual(prep: Prepared, level: float, p=0.8) -> np.ndarray:
-    """RBP residual: the largest amount RBP could still rise, p^n + (1 − p) Σ_{unjudged j}
-    p^(j−1), i.e. the weight of the unjudged documents (not in the qrels, or a negative
-    grade: "judged, unknown") and of the unseen tail beyond rank n (Moffat & Zobel §4).
-
-    trec_eval's ``rbp_resid`` uses p = 0.9 and reports 0 for a ranking without unjudged
-    documents (the tail p^n is then left out); we always include it. Tie-aware by the
-    group-mean of the unjudged indicator. Computed from the tie groups that hold a judged
-    document only: the positions between them are all unjudged, and a band of positions
-    i + 1 … i + L weighs p^i (1 − p^L) in closed form.
-
-    >>> from trunc_accessor.frontends.single import rbp_residual
-    >>> rbp_residual([1, None, 0], p=0.5)  # 0.5^3 + 0.5 · 0.5
-    0.375
-    """
-    part, weight, end = residual_parts(prep, p)
-    known = np.bincount(part.g_seg, weights=weight, minlength=prep.n_segments)
-    last = np.zeros(prep.n_segments, dtype=np.int64)  # the end of the last judged group
-    if part.n_groups:
-        final = np.flatnonzero(np.r_[part.g_seg[1:] != part.g_seg[:-1], True])
-        last[part.g_seg[final]] = end[final]
-    return rbp_tail(prep, p) + (known + rbp_band(p, last, prep.length - last))
-
-
-def rbp_band(p: float, start: np.ndarray, length: np.ndarray) -> np.ndarray:
-    """(1 − p) Σ_{start < j ≤ start + length} p^(j−1) = p^start (1 − p^length): RBP's weight
-    of a band of positions, in closed form (no cancellation: 1 − p^length by expm1)."""
-    start = np.asarray(start, dtype=np.float64)
-    length = np.asarray(length, dtype=np.float64)
-    return np.power(p, start) * -np.expm1(length * math.log(p))
-
-
-def residual_parts(prep: Prepared, p: float) -> tuple[Prepared, np.ndarray, np.ndarray]:
-    """The residual's weight, tie group by tie group, visiting only the groups that hold a
-    judged document (the judged part of ``prep``): for each such group g, the weight of
-    the positions after the previous one of its ranking up to g's start (their documents
-    are all unjudged) plus g's own mean unjudged weight, (u/m)·p^t(1 − p^m) (u of its m
-    documents unjudged, t positions before it). Returns (the part, that weight, g's end
-    t + m); the positions after a ranking's last judged group add
-    ``rbp_band`` from its end to n."""
-    part = prep.judged_part()
-    with np.errstate(invalid="ignore"):
-        unknown = (~(part.grade >= 0)).astype(np.float64)  # unjudged or a negative grade
-    size = part.g_size
-    u = unknown if part.singleton_groups else part.group_sum(unknown)
-    start = part.g_start
-    end = start + size
-    prev = np.zeros(part.n_groups, dtype=np.int64)
-    if part.n_groups:
-        prev[1:] = end[:-1]
-        prev[np.flatnonzero(part.g_seg[1:] != part.g_seg[:-1]) + 1] = 0
-    own = u / size * rbp_band(p, start, size)
-    return part, rbp_band(p, prev, start - prev) + own, end

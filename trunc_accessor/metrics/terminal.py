@@ -22,8 +22,16 @@ import numpy as np
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.metrics._kernels import discount, rbp_tail, rbp_weights
 from trunc_accessor.metrics._order import restarting_cumsum
-from trunc_accessor.metrics.registry import P, Param, check_k, register
-from trunc_accessor.metrics.standard import MAX_GRADE, RBP_GRADED, precision_sum, rr
+from trunc_accessor.metrics.params import P, Param, check_k
+from trunc_accessor.metrics.prefix import Cuts
+from trunc_accessor.metrics.rbp import MAX_GRADE, RBP_GRADED
+from trunc_accessor.metrics.registry import register
+from trunc_accessor.metrics.standard import (
+    precision_sum,
+    precision_terms,
+    rr,
+    rr_prefix,
+)
 
 LIU = ("Liu, Moffat, Baldwin & Zhang, 'Quit while ahead: evaluating truncated rankings', "
        "SIGIR 2016")
@@ -69,10 +77,18 @@ def not_truncated(prep: Prepared, depth) -> np.ndarray:
     return prep.length >= depth
 
 
+def rr_prime_prefix(c: Cuts, level, depth=None):
+    """rr_prime at every cut-off of ``c`` (its prefix kernel)."""
+    hit = c.any_relevant(level)
+    r_t = terminal_gain(np.zeros(len(c)), c.ranking(c.prep.num_relevant(level)))
+    tail = np.where(hit | c.reached(depth), 0.0, r_t / (c.n + 1.0))
+    return rr_prefix(c, level) + tail
+
+
 @register("rr_prime", params=(DEPTH,), aliases=("rr'",), citation=LIU + ", §2.",
           undefined=DEFINED,
           ties=("Exact: tie-aware RR (McSherry & Najork §2.5) plus the terminal term r_t/(n + 1), "
-                "which no order changes."))
+                "which no order changes."), prefix=rr_prime_prefix)
 def rr_prime(prep: Prepared, level: float, depth=None) -> np.ndarray:
     """RR': reciprocal rank of the ranking extended by the terminal document.
 
@@ -91,11 +107,21 @@ def rr_prime(prep: Prepared, level: float, depth=None) -> np.ndarray:
     return rr(prep, level) + tail
 
 
+def rbp_prime_prefix(c: Cuts, level, p=0.8, graded=False, max_grade=None, depth=None):
+    """rbp_prime at every cut-off of ``c`` (its prefix kernel)."""
+    part = c.prep.judged_part()  # unjudged documents gain nothing
+    g, pool = gains_and_pool(part, level, graded, max_grade)
+    head = (1.0 - p) * c.running(part, part.group_mean(g) * rbp_weights(part, p))
+    r_t = terminal_gain(c.running(part, g), c.ranking(pool))
+    tail = r_t * np.power(p, c.n)
+    return head + np.where(c.reached(depth), 0.0, tail)
+
+
 @register("rbp_prime", params=(P, RBP_GRADED, MAX_GRADE, DEPTH), aliases=("rbp'",),
           citation=LIU + ", eq. (2).", undefined=DEFINED,
           ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
                 "2008); a group cut by a cut-off counts the share of its positions inside it. The "
-                "terminal term r_t·p^n is order-free."))
+                "terminal term r_t·p^n is order-free."), prefix=rbp_prime_prefix)
 def rbp_prime(prep: Prepared, level: float, p=0.8, graded=False, max_grade=None,
               depth=None) -> np.ndarray:
     """RBP' = (1 − p) Σ_{i≤n} r_i p^(i−1) + r_t p^n (Liu eq. 2): the unseen tail beyond the
@@ -156,11 +182,27 @@ def terminal_ideal(positive: np.ndarray, n: np.ndarray) -> np.ndarray:
     return np.where(positive < n, 1.0 / np.log2(positive + 2.0), 0.0)
 
 
+def ndcg_prime_prefix(c: Cuts, level, graded=False, max_grade=None, depth=None):
+    """ndcg_prime at every cut-off of ``c`` (its prefix kernel)."""
+    part = c.prep.judged_part()
+    g, pool = gains_and_pool(part, level, graded, max_grade)
+    q_gain = judged_gains(c.prep, level, graded, max_grade)
+    dcg_ = c.running(part, part.group_mean(g) * discount(part.pos))
+    r_t = terminal_gain(c.running(part, g), c.ranking(pool))
+    full = c.reached(depth)
+    num = dcg_ + np.where(full, 0.0, r_t / np.log2(c.n + 2.0))
+    q = c.ranking(c.prep.seg_q)
+    den = np.where(full, ideal_at(c.prep, q_gain, q, c.depth, False),
+                   ideal_at(c.prep, q_gain, q, c.depth + 1, True))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
+
+
 @register("ndcg_prime", params=(RBP_GRADED, MAX_GRADE, DEPTH), aliases=("ndcg'",),
           citation=LIU + ", eq. (3).", undefined=DEFINED,
           ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
                 "2008); a group cut by a cut-off counts the share of its positions inside it. The "
-                "terminal document's gain is order-free."))
+                "terminal document's gain is order-free."), prefix=ndcg_prime_prefix)
 def ndcg_prime(prep: Prepared, level: float, graded=False, max_grade=None,
                depth=None) -> np.ndarray:
     """NDCG' = (DCG@n + r_t / log2(n + 2)) / ideal DCG over n + 1 positions (Liu eq. 3).
@@ -185,10 +227,25 @@ def ndcg_prime(prep: Prepared, level: float, graded=False, max_grade=None,
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
 
 
+def ap_prime_prefix(c: Cuts, level, graded=False, max_grade=None, depth=None):
+    """ap_prime at every cut-off of ``c`` (its prefix kernel)."""
+    part = c.prep.judged_part()
+    g, pool = gains_and_pool(part, level, graded, max_grade)
+    pool = c.ranking(pool)
+    head = c.running(part, precision_terms(part, g))
+    got = c.running(part, g)
+    r_t = terminal_gain(got, pool)
+    truncated = head + r_t * (got + r_t) / (c.n + 1.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        plain = np.where(pool > 0, head / np.where(pool > 0, pool, 1.0), 0.0)
+    return np.where(c.reached(depth), plain, truncated / (pool + 1.0))
+
+
 @register("ap_prime", params=(RBP_GRADED, MAX_GRADE, DEPTH), aliases=("ap'",),
           citation=LIU + ", eq. (4).", undefined=DEFINED,
           ties=("Exact: for two positions of a tie group of m documents whose gains sum to G, "
-                "E[g_j·g_l] = (G² − Σg²)/(m(m − 1)); the terminal term is order-free."))
+                "E[g_j·g_l] = (G² − Σg²)/(m(m − 1)); the terminal term is order-free."),
+          prefix=ap_prime_prefix)
 def ap_prime(prep: Prepared, level: float, graded=False, max_grade=None, depth=None) -> np.ndarray:
     """AP' = (1/(R + 1)) Σ_{i≤n+1} r_i (Σ_{j≤i} r_j) / i with r_{n+1} = r_t (Liu eq. 4):
     AP of the ranking extended by the terminal document, against a reference of R relevant

@@ -1,6 +1,7 @@
 """trec_eval's remaining ``all_trec`` measures: set utility, binG, G, ndcg_rel, Rndcg, and
-trec_eval's own rbp and rbp_resid, exactly as trec_eval 10.0 computes them (m_utility.c,
-m_binG.c, m_G.c, m_ndcg_rel.c, m_Rndcg.c, m_rbp.c, m_rbp_resid.c, gain_init.c).
+(in ``trunc_accessor.metrics.trec_rbp``) trec_eval's own rbp and rbp_resid, exactly as
+trec_eval 10.0 computes them (m_utility.c, m_binG.c, m_G.c, m_ndcg_rel.c, m_Rndcg.c, m_rbp.c,
+m_rbp_resid.c, gain_init.c).
 
 Gains (G, ndcg_rel, Rndcg, rbp; gain_init.c): each grade's gain is the grade itself unless
 ``gains`` maps it to another value; unjudged documents and negative grades gain 0. The
@@ -24,16 +25,19 @@ import math
 import numpy as np
 
 from trunc_accessor.core.prepared import Prepared
-from trunc_accessor.metrics._kernels import rbp_tail, rbp_weights, safe_div
+from trunc_accessor.metrics._kernels import safe_div
 from trunc_accessor.metrics._order import (
     TREC_EVAL,
     mixed_groups,
     require_order_free,
     restarting_cumsum,
 )
+from trunc_accessor.metrics.dcg import GAINS, gain_values
+from trunc_accessor.metrics.dialects import TrecName
 from trunc_accessor.metrics.infap import before_row
-from trunc_accessor.metrics.registry import P, Param, check_p, is_real, register
-from trunc_accessor.metrics.standard import GAINS, gain_values
+from trunc_accessor.metrics.params import Param, is_real
+from trunc_accessor.metrics.prefix import Cuts
+from trunc_accessor.metrics.registry import register
 
 CITE = TREC_EVAL + ", "
 
@@ -103,11 +107,22 @@ COLLECTION = Param("collection_size", 0, _check_count,
                    "documents in the collection, for d (trec_eval's -N; 0 by default)")
 
 
+def utility_prefix(cuts: Cuts, level, a=1.0, b=-1.0, c=0.0, d=0.0, collection_size=0):
+    """utility at every cut-off of ``c`` (its prefix kernel)."""
+    part = cuts.prep.judged_part()
+    rel = cuts.running(part, part.relevant(level))
+    n = cuts.n
+    R = cuts.ranking(cuts.prep.num_relevant(level))
+    return a * rel + b * (n - rel) + c * (R - rel) + d * (collection_size + rel - n - R)
+
+
 @register("utility", params=(A, B, C, D, COLLECTION), citation=CITE + "m_utility.c.",
           undefined="Never undefined: the contingency counts always exist. R = 0 gives "
                     "b·n + d·(N − n) (every retrieved document is non-relevant); an empty "
                     "ranking scores c·R + d·(N − R).",
-          ties="Order-free: no order of tied documents changes the value.")
+          ties="Order-free: no order of tied documents changes the value.",
+          trec_eval=TrecName("utility", "floats", ("a", "b", "c", "d"), (1.0, -1.0, 0.0, 0.0)),
+          prefix=utility_prefix)
 def utility(prep: Prepared, level: float, a=1.0, b=-1.0, c=0.0, d=0.0,
             collection_size=0) -> np.ndarray:
     """Set utility, trec_eval's ``utility``: a·(relevant retrieved) + b·(non-relevant
@@ -132,13 +147,34 @@ def _f_prefix(top: int) -> np.ndarray:
     return np.concatenate([[0.0], np.cumsum(1.0 / np.log2(2.0 + np.arange(top + 1)))])
 
 
+def binary_g_prefix(c: Cuts, level):
+    """binary_g at every cut-off of ``c`` (its prefix kernel)."""
+    prep = c.prep
+    rel = prep.relevant(level)
+    if prep.singleton_groups:
+        nonrel_above = before_row(prep, 1.0 - rel)
+        term = np.where(rel > 0, 1.0 / np.log2(2.0 + nonrel_above), 0.0)
+        total = c.running(prep, term)
+    else:
+        r_g = prep.group_sum(rel)
+        u_g = prep.g_size - r_g
+        nonrel_before = prep.before_group(u_g)
+        F = _f_prefix(int(prep.length.max()) if prep.n_segments and len(prep.seg)
+                                else 0)
+        lo = nonrel_before.astype(np.int64)
+        hi = (nonrel_before + u_g).astype(np.int64)
+        total = c.running_groups(prep, r_g * ((F[hi + 1] - F[lo]) / (u_g + 1.0)))
+    return safe_div(total, c.ranking(prep.num_relevant(level)))
+
+
 @register("binary_g", aliases=("bing",), citation=CITE + "m_binG.c (experimental measure, "
           "2008).",
           undefined="Undefined when R = 0. An empty ranking with R > 0 scores 0.",
           ties=("Exact: a relevant document of a tie group with u non-relevant documents has "
                 "0…u of them before it with equal probability, so its term is the mean of "
                 "1/log2(2 + N + U) over U = 0…u (N the non-relevant documents before the "
-                "group)."))
+                "group)."),
+          trec_eval="binG", prefix=binary_g_prefix)
 def binary_g(prep: Prepared, level: float) -> np.ndarray:
     """Binary G, trec_eval's ``binG``: (1/R) Σ over the relevant retrieved documents of
     1 / log2(2 + the non-relevant documents ranked above it).
@@ -175,7 +211,8 @@ def binary_g(prep: Prepared, level: float) -> np.ndarray:
           ties=("Refused when a tie group mixes gains: each term divides by a running sum of "
                 "the gains before it, which has no closed-form mean over the orders of the "
                 "tie; pass ties='first' or 'trec_eval'. Ties among documents of equal gain "
-                "are accepted."))
+                "are accepted."),
+          trec_eval=TrecName("G", "gains", "gains"))
 def normalized_g(prep: Prepared, level: float, gains=None) -> np.ndarray:
     """Normalised gain, trec_eval's ``G``: Σ_i g_i / log2(2 + C_i − S_i), normalised by the
     ideal list's total gain, where S_i is the gain retrieved in the first i positions and
@@ -224,7 +261,8 @@ def _ideal_dcg_at(prep: Prepared, gains):
           ties=("Refused when a tie group mixes gains: the measure averages DCG/ideal DCG at "
                 "the positions of the relevant documents, a product of the order inside the "
                 "tie; pass ties='first' or 'trec_eval'. Ties among documents of equal gain "
-                "are accepted."))
+                "are accepted."),
+          trec_eval=TrecName("ndcg_rel", "gains", "gains"))
 def ndcg_rel(prep: Prepared, level: float, gains=None) -> np.ndarray:
     """nDCG averaged over the relevant documents, trec_eval's ``ndcg_rel``: the mean, over
     the L documents of the ideal list, of DCG@i / ideal DCG@min(i, L) at the position i of
@@ -259,7 +297,8 @@ def ndcg_rel(prep: Prepared, level: float, gains=None) -> np.ndarray:
                     "An empty ranking with R > 0 scores 0.",
           ties=("Exact: a mean of nDCG at cut-offs fixed by the qrels, linear in the gain at "
                 "each position, so every gain is replaced by its tie group's mean (McSherry & "
-                "Najork 2008)."))
+                "Najork 2008)."),
+          trec_eval=TrecName("Rndcg", "gains", "gains"))
 def rndcg(prep: Prepared, level: float, gains=None) -> np.ndarray:
     """nDCG averaged at the R levels, trec_eval's ``Rndcg``: the mean of DCG@min(b − 1, n) /
     ideal DCG@(b − 1) over the positions b where the ideal list's gain changes (the end of
@@ -315,72 +354,3 @@ def _dcg_at(prep: Prepared, dcg_cum: np.ndarray, segs: np.ndarray, cut: np.ndarr
     """DCG of rankings ``segs`` over their first ``cut`` positions (0: nothing)."""
     idx = prep.offsets[segs] + cut - 1
     return np.where(cut > 0, dcg_cum[np.maximum(idx, 0)] if len(dcg_cum) else 0.0, 0.0)
-
-
-# --------------------------------------------------------------------------- rbp, rbp_resid
-TREC_P = Param("p", 0.9, check_p, P.doc + " (trec_eval's default 0.9)")
-
-
-def _normalised_gains(prep: Prepared, gains) -> np.ndarray:
-    """trec_eval's rbp gains: min–max normalised to [0, 1] when a gain of the query's grade
-    scale lies outside it (m_rbp.c). The scale is every level 0…m (m the query's largest
-    grade ≥ 0) with its gain, and every grade ``gains`` names; min and max start from 0
-    (trec_eval reads them uninitialised; 0 reproduces its shipped outputs)."""
-    g = trec_gains(prep.grade, gains)
-    n_q = len(prep.q_offsets) - 1
-    top = np.full(n_q, -1.0)
-    judged = prep.q_grades >= 0
-    np.maximum.at(top, prep.q_seg[judged], np.floor(prep.q_grades[judged]))
-    named = [v for _, v in gains] if isinstance(gains, tuple) else []
-    lo, hi = np.zeros(n_q), np.zeros(n_q)
-    for m in np.unique(top):
-        scale = np.concatenate([trec_gains(np.arange(m + 1.0), gains), named, [0.0]])
-        lo[top == m], hi[top == m] = scale.min(), scale.max()
-    lo, hi = lo[prep.seg_q][prep.seg], hi[prep.seg_q][prep.seg]
-    rescale = ((lo < 0) | (hi > 1)) & (prep.grade >= 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(rescale, (g - lo) / np.where(hi > lo, hi - lo, 1.0), g)
-
-
-@register("trec_rbp", params=(TREC_P, GAINS), citation=CITE + "m_rbp.c (Moffat & Zobel, "
-          "'Rank-biased precision for measurement of retrieval effectiveness', ACM TOIS 27(1), "
-          "2008).",
-          undefined="Never undefined: 0 for an empty ranking, and 0 when R = 0 and no "
-                    "retrieved document has a positive gain.",
-          ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
-                "2008)."))
-def trec_rbp(prep: Prepared, level: float, p=0.9, gains=None) -> np.ndarray:
-    """trec_eval's ``rbp``: (1 − p) Σ_i gain_i p^(i−1) with graded gains (the grade, or
-    ``gains``), min–max normalised to [0, 1] over the query's grade levels when a gain lies
-    outside [0, 1]. For binary qrels it is ``rbp(p=0.9)``.
-
-    >>> from trunc_accessor.frontends.single import trec_rbp
-    >>> round(trec_rbp([2, 0, 1], qrels_grades=[2, 0, 1]), 6)  # 0.1·(1 + 0.5·0.81)
-    0.1405
-    """
-    g = prep.group_mean(_normalised_gains(prep, gains))
-    return (1.0 - p) * prep.seg_sum(g * rbp_weights(prep, p))
-
-
-@register("trec_rbp_residual", params=(TREC_P, GAINS), citation=CITE + "m_rbp_resid.c.",
-          undefined="Never undefined: 0 when the ranking holds no unjudged document "
-                    "(trec_eval's rule; the empty ranking included); R = 0 changes nothing "
-                    "(the residual counts unjudged documents).",
-          ties=("Exact: the unjudged indicator is replaced by its tie group's mean (the "
-                "trec_eval rule that a ranking without unjudged documents scores 0 is "
-                "order-free)."))
-def trec_rbp_residual(prep: Prepared, level: float, p=0.9, gains=None) -> np.ndarray:
-    """trec_eval's ``rbp_resid``: p^n + (1 − p) Σ_{unjudged i} p^(i−1), the weight RBP
-    leaves undecided, but 0 when the ranking holds no unjudged document (trec_eval's rule;
-    ``rbp_residual`` gives p^n there). ``gains`` is accepted as trec_eval accepts it and
-    changes nothing.
-
-    >>> from trunc_accessor.frontends.single import trec_rbp_residual
-    >>> round(trec_rbp_residual([1, None, 0], qrels_grades=[1, 0]), 6)  # 0.729 + 0.1·0.9
-    0.819
-    """
-    unjudged = ~(prep.grade >= 0)
-    u = prep.group_mean(unjudged.astype(np.float64))
-    tail = rbp_tail(prep, p)
-    value = tail + (1.0 - p) * prep.seg_sum(u * rbp_weights(prep, p))
-    return np.where(prep.seg_sum(unjudged.astype(np.float64)) > 0, value, 0.0)

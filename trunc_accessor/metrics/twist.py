@@ -55,7 +55,8 @@ import polars as pl
 from trunc_accessor.core.prepared import Prepared, build
 from trunc_accessor.metrics._order import mixed_groups
 from trunc_accessor.metrics._order import require_order_free as order_free
-from trunc_accessor.metrics.registry import Param, check_k, register
+from trunc_accessor.metrics.params import Param, check_k
+from trunc_accessor.metrics.registry import register
 
 FERRO = ("Ferro, Silvello, Keskustalo, Pirkola & Järvelin, 'The Twist measure for IR "
          "evaluation: taking user's effort into account', JASIST 2016")

@@ -35,17 +35,8 @@ import numpy as np
 
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.errors import ParameterError
-from trunc_accessor.metrics.registry import (
-    REGISTRY,
-    Metric,
-    Param,
-    check_bool,
-    check_k,
-    check_p,
-    is_real,
-    register,
-    unregister,
-)
+from trunc_accessor.metrics.params import Param, check_bool, check_k, check_p, is_real
+from trunc_accessor.metrics.registry import REGISTRY, Metric, register, unregister
 from trunc_accessor.warn import UndefinedTieOrderWarning, warn
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -110,7 +101,7 @@ def _params(params) -> tuple[Param, ...]:
     if isinstance(params, Sequence) and all(isinstance(p, Param) for p in params):
         return tuple(params)
     raise ParameterError("define: params= takes a mapping name → default, or a sequence of "
-                         f"trunc_accessor.metrics.registry.Param, not {type(params).__name__}")
+                         f"trunc_accessor.metrics.params.Param, not {type(params).__name__}")
 
 
 def _distinct_orders(part: np.ndarray, budget: int) -> int:
@@ -253,7 +244,7 @@ def define(function: Callable, name: str, *,
 
     ``params``: a mapping name → default (``k``, ``depth`` and ``p`` get the library's
     checks; otherwise the default's type decides: bool, number, string, None for "a
-    number or None"), or a sequence of ``trunc_accessor.metrics.registry.Param`` with checks of
+    number or None"), or a sequence of ``trunc_accessor.metrics.params.Param`` with checks of
     your own. ``aliases``: other names (case-insensitive). ``undefined``: when the value
     is undefined (say "Never undefined: …" if it never is). ``doc``: the docstring
     (default: the function's). ``ties``: what ``ties="average"`` computes, for the docs

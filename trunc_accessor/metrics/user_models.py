@@ -72,7 +72,7 @@ from trunc_accessor.errors import ParameterError
 from trunc_accessor.metrics._combinatorics import log_factorials
 from trunc_accessor.metrics._order import mixed_groups, require_order_free, restarting_cumsum
 from trunc_accessor.metrics.cascade import _segment_scan_product
-from trunc_accessor.metrics.registry import (
+from trunc_accessor.metrics.params import (
     K,
     Param,
     check_k,
@@ -80,8 +80,8 @@ from trunc_accessor.metrics.registry import (
     check_positive,
     check_positive_or_none,
     is_real,
-    register,
 )
+from trunc_accessor.metrics.registry import register
 
 CWL = ("Moffat, Bailey, Scholer & Thomas, 'Incorporating user expectations and behavior into "
        "the measurement of search effectiveness', ACM TOIS 35(3), 2017 (the C/W/L framework); "
@@ -322,7 +322,8 @@ def _cascade_value(prep: Prepared, name: str, raw: np.ndarray, g_rows: np.ndarra
 @register("insq", params=(T_PARAM, MIN_GRADE, MAX_GRADE, DEPTH),
           citation="Moffat, Scholer & Thomas, 'Models and metrics: IR evaluation as a user "
                    "process', ADCS 2012 (INSQ, C_i = ((i + 2T − 1)/(i + 2T))²); " + CWL + ".",
-          undefined=UNDEFINED, ties=LINEAR_TIES)
+          undefined=UNDEFINED, ties=LINEAR_TIES,
+          ir_measures="INSQ")
 def insq(prep: Prepared, level: float, T=1.0, min_grade=0.0, max_grade=None,
          depth=1000) -> np.ndarray:
     """INSQ: the C/W/L measure with C_i = ((i + 2T − 1)/(i + 2T))² (Moffat, Scholer & Thomas,
@@ -356,7 +357,8 @@ def _spread(prep: Prepared, rows: np.ndarray, values: np.ndarray) -> np.ndarray:
           citation="Järvelin & Kekäläinen, 'Cumulated gain-based evaluation of IR techniques', "
                    "ACM TOIS 20(4), 2002 (DCG), as the C/W/L measure of cwl_eval (NDCG-k, "
                    "C_i = log(i + 1)/log(i + 2)); " + CWL + ".",
-          undefined=UNDEFINED, ties=LINEAR_TIES)
+          undefined=UNDEFINED, ties=LINEAR_TIES,
+          ir_measures="SDCG")
 def sdcg(prep: Prepared, level: float, k=None, min_grade=0.0, max_grade=None,
          depth=1000) -> np.ndarray:
     """Scaled DCG: DCG@k with gains in [0, 1] over the DCG@k of k documents of gain 1,
@@ -386,7 +388,8 @@ def sdcg(prep: Prepared, level: float, k=None, min_grade=0.0, max_grade=None,
           citation="Moffat, Bailey, Scholer & Thomas, 'INST: An adaptive metric for information "
                    "retrieval evaluation', ADCS 2015 (C_i = ((i + T + T_i − 1)/(i + T + T_i))², "
                    "T_i = T − G_i); " + CWL + ".",
-          undefined=UNDEFINED, ties=ADAPTIVE_TIES.format(what=" (C_i depends on G_i)"))
+          undefined=UNDEFINED, ties=ADAPTIVE_TIES.format(what=" (C_i depends on G_i)"),
+          ir_measures="INST")
 def inst(prep: Prepared, level: float, T=1.0, min_grade=0.0, max_grade=None,
          depth=1000) -> np.ndarray:
     """INST: the adaptive C/W/L measure of Moffat, Bailey, Scholer & Thomas (ADCS 2015),
@@ -443,7 +446,8 @@ def inst(prep: Prepared, level: float, T=1.0, min_grade=0.0, max_grade=None,
                 "before min(k, depth) and before the gain reaches T) and in some order reaches "
                 "T before its last document raises a ValueError naming the query under "
                 "ties='average' (pass ties='first'). Otherwise the stopping position does not "
-                "depend on the tie's order and the group mean gain is exact."))
+                "depend on the tie's order and the group mean gain is exact."),
+          ir_measures="BPM")
 def bpm(prep: Prepared, level: float, T=1.0, k=None, min_grade=0.0, max_grade=None,
         depth=1000) -> np.ndarray:
     """Bejeweled Player Model (static): the user reads until the gain gathered reaches T
@@ -525,7 +529,8 @@ def _nerr_ties(eq: str) -> str:
 
 @register("nerr8", params=(K, MIN_GRADE, MAX_GRADE, DEPTH),
           citation=NERR_PAPER + ", eq. (8); " + CWL + ".", undefined=UNDEFINED,
-          ties=_nerr_ties("8"))
+          ties=_nerr_ties("8"),
+          ir_measures="NERR8")
 def nerr8(prep: Prepared, level: float, k=None, min_grade=0.0, max_grade=None,
           depth=1000) -> np.ndarray:
     """NERR, eq. (8) of Azzopardi, Mackenzie & Moffat (ICTIR 2021): the C/W/L measure closest
@@ -552,7 +557,8 @@ def nerr8(prep: Prepared, level: float, k=None, min_grade=0.0, max_grade=None,
 
 @register("nerr9", params=(K, MIN_GRADE, MAX_GRADE, DEPTH),
           citation=NERR_PAPER + ", eq. (9); " + CWL + ".", undefined=UNDEFINED,
-          ties=_nerr_ties("9"))
+          ties=_nerr_ties("9"),
+          ir_measures="NERR9")
 def nerr9(prep: Prepared, level: float, k=None, min_grade=0.0, max_grade=None,
           depth=1000) -> np.ndarray:
     """NERR, eq. (9) of Azzopardi, Mackenzie & Moffat (ICTIR 2021): C_i = (i/(i + 1))(1 −
@@ -571,7 +577,8 @@ def nerr9(prep: Prepared, level: float, k=None, min_grade=0.0, max_grade=None,
 
 @register("nerr10", params=(NERR_P, MIN_GRADE, MAX_GRADE, DEPTH),
           citation=NERR_PAPER + ", eq. (10); " + CWL + ".", undefined=UNDEFINED,
-          ties=_nerr_ties("10"))
+          ties=_nerr_ties("10"),
+          ir_measures="NERR10")
 def nerr10(prep: Prepared, level: float, p=0.9, min_grade=0.0, max_grade=None,
            depth=1000) -> np.ndarray:
     """NERR, eq. (10) of Azzopardi, Mackenzie & Moffat (ICTIR 2021): RBP's patience inside
@@ -594,7 +601,8 @@ def nerr10(prep: Prepared, level: float, p=0.9, min_grade=0.0, max_grade=None,
 
 @register("nerr11", params=(T_PARAM, MIN_GRADE, MAX_GRADE, DEPTH),
           citation=NERR_PAPER + ", eq. (11); " + CWL + ".", undefined=UNDEFINED,
-          ties=_nerr_ties("11"))
+          ties=_nerr_ties("11"),
+          ir_measures="NERR11")
 def nerr11(prep: Prepared, level: float, T=1.0, min_grade=0.0, max_grade=None,
            depth=1000) -> np.ndarray:
     """NERR, eq. (11) of Azzopardi, Mackenzie & Moffat (ICTIR 2021): INSQ's patience inside
@@ -628,7 +636,8 @@ def nerr11(prep: Prepared, level: float, T=1.0, min_grade=0.0, max_grade=None,
                 "cuts a tie group that mixes relevant and non-relevant documents, the number "
                 "of its relevant documents above k is hypergeometric and the value is averaged "
                 "over it (refused, naming the query, when some of those cases are undefined "
-                "and others are not)."))
+                "and others are not)."),
+          ir_measures="Accuracy")
 def accuracy(prep: Prepared, level: float, k=None) -> np.ndarray:
     """Pairwise accuracy of the top k: the share of (relevant, non-relevant) pairs among the
     retrieved documents in which the relevant one is ranked first,

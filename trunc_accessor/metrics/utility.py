@@ -23,8 +23,10 @@ import numpy as np
 
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.metrics._kernels import discount, rbp_weights
-from trunc_accessor.metrics.registry import P, Param, check_nonnegative, register
-from trunc_accessor.metrics.standard import MAX_GRADE, RBP_GRADED
+from trunc_accessor.metrics.params import P, Param, check_nonnegative
+from trunc_accessor.metrics.prefix import Cuts
+from trunc_accessor.metrics.rbp import MAX_GRADE, RBP_GRADED
+from trunc_accessor.metrics.registry import register
 from trunc_accessor.metrics.terminal import gains_and_pool
 
 AMIGO = ("Amigó, Mizzaro & Spina, 'Ranking Interruptus: When Truncated Rankings Are Better "
@@ -52,10 +54,21 @@ def utility_terms(prep: Prepared, level: float, weight: np.ndarray, e: float,
     return (prep.group_mean(gain) - e) * weight
 
 
+def _utility_prefix(c: Cuts, level, weight, e, graded, max_grade) -> np.ndarray:
+    """The utility sum at every cut-off of ``c`` (the prefix kernels of the utility metrics)."""
+    return c.running(c.prep, utility_terms(c.prep, level, weight, e, graded, max_grade))
+
+
+def flat_utility_prefix(c: Cuts, level, e=0.05, graded=False, max_grade=None):
+    """flat_utility at every cut-off of ``c`` (its prefix kernel)."""
+    return _utility_prefix(c, level, np.ones(len(c.prep.seg)), e, graded, max_grade)
+
+
 @register("flat_utility", params=(EFFORT, RBP_GRADED, MAX_GRADE),
           citation=AMIGO + ", §3.3 (Flat Utility)" + TIES, undefined=DEFINED,
           ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
-                "2008); a group cut by a cut-off counts the share of its positions inside it."))
+                "2008); a group cut by a cut-off counts the share of its positions inside it."),
+          prefix=flat_utility_prefix)
 def flat_utility(prep: Prepared, level: float, e=0.05, graded=False, max_grade=None) -> np.ndarray:
     """Flat utility: U = Σ_{i=1..n} (Gain(d_i) − e), the gain retrieved minus e per document
     inspected, with no position discount (Amigó et al. §3.3; printed there with a typo in
@@ -75,10 +88,16 @@ def flat_utility(prep: Prepared, level: float, e=0.05, graded=False, max_grade=N
     return discounted_utility(prep, level, np.ones(len(prep.seg)), e, graded, max_grade)
 
 
+def dcgu_prefix(c: Cuts, level, e=0.05, graded=False, max_grade=None):
+    """dcgu at every cut-off of ``c`` (its prefix kernel)."""
+    return _utility_prefix(c, level, discount(c.prep.pos), e, graded, max_grade)
+
+
 @register("dcgu", params=(EFFORT, RBP_GRADED, MAX_GRADE),
           citation=AMIGO + ", §3.3 (DCGU)" + TIES, undefined=DEFINED,
           ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
-                "2008); a group cut by a cut-off counts the share of its positions inside it."))
+                "2008); a group cut by a cut-off counts the share of its positions inside it."),
+          prefix=dcgu_prefix)
 def dcgu(prep: Prepared, level: float, e=0.05, graded=False, max_grade=None) -> np.ndarray:
     """DCGU = Σ_{i=1..n} (Gain(d_i) − e) / log2(i + 1): DCG with an effort e per document
     inspected, discounted like the gain (Amigó et al. §3.3).
@@ -95,10 +114,16 @@ def dcgu(prep: Prepared, level: float, e=0.05, graded=False, max_grade=None) -> 
     return discounted_utility(prep, level, discount(prep.pos), e, graded, max_grade)
 
 
+def rbpu_prefix(c: Cuts, level, p=0.8, e=0.05, graded=False, max_grade=None):
+    """rbpu at every cut-off of ``c`` (its prefix kernel)."""
+    return (1.0 - p) * _utility_prefix(c, level, rbp_weights(c.prep, p), e, graded, max_grade)
+
+
 @register("rbpu", params=(P, EFFORT, RBP_GRADED, MAX_GRADE),
           citation=AMIGO + ", §3.3 (RBPU)" + TIES, undefined=DEFINED,
           ties=("Exact: every gain is replaced by its tie group's mean gain (McSherry & Najork "
-                "2008); a group cut by a cut-off counts the share of its positions inside it."))
+                "2008); a group cut by a cut-off counts the share of its positions inside it."),
+          prefix=rbpu_prefix)
 def rbpu(prep: Prepared, level: float, p=0.8, e=0.05, graded=False, max_grade=None) -> np.ndarray:
     """RBPU = (1 − p) Σ_{k=1..n} (Gain(d_k) − e) · p^(k−1): rank-biased precision with an
     effort e per document inspected (Amigó et al. §3.3; the paper uses p = 0.8, 0.9, 0.98).
@@ -116,12 +141,22 @@ def rbpu(prep: Prepared, level: float, p=0.8, e=0.05, graded=False, max_grade=No
                                           graded, max_grade)
 
 
+def f_measure_prefix(c: Cuts, level):
+    """f_measure at every cut-off of ``c`` (its prefix kernel)."""
+    part = c.prep.judged_part()
+    got = c.running(part, part.relevant(level))
+    den = c.depth + c.ranking(c.prep.num_relevant(level))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, 2.0 * got / np.where(den > 0, den, 1), 1.0)
+
+
 @register("f_measure",
           citation=AMIGO + ", §3.1 and §4 (F-measure of the truncated ranking); "
                    "tie-invariant.",
           undefined="Never undefined: 1 when the ranking is empty and R = 0, else 0 for "
                     "R = 0 or an empty ranking.",
-          ties=("Order-free: no order of tied documents changes the value."))
+          ties=("Order-free: no order of tied documents changes the value."),
+          prefix=f_measure_prefix)
 def f_measure(prep: Prepared, level: float) -> np.ndarray:
     """F-measure of the truncated ranking taken as a set: the harmonic mean of its precision
     and recall, F = 2·rel_ret / (n + R) (β = 1; Amigó et al. §3.1, Table 1 and §4, where

@@ -77,7 +77,7 @@ def _check_frame(frame, param: str, label: str) -> None:
 
 def _whole(value, param: str, label: str, minimum: int) -> int:
     """A whole number ≥ ``minimum`` (not a bool)."""
-    from trunc_accessor.metrics.registry import is_real
+    from trunc_accessor.metrics.params import is_real
 
     if not is_real(value) or not math.isfinite(value) or value != int(value) \
             or value < minimum:

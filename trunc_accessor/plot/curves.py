@@ -73,7 +73,7 @@ def _crp_figure(run: Frame, qrels: Frame, qids: Sequence[Any] | None, options: O
         raise InputError(f"{label}: qids must be a qid or a list of qids (or None for all), "
                          f"not {qids!r}")
     if figsize is not None:
-        from trunc_accessor.metrics.registry import is_real
+        from trunc_accessor.metrics.params import is_real
 
         if not isinstance(figsize, (tuple, list)) or len(figsize) != 2 or not all(
                 is_real(v) and math.isfinite(v) and v > 0 for v in figsize):
@@ -263,7 +263,7 @@ def precision_recall(runs: Frame, qrels: Frame, systems: Sequence[Any] | None = 
     _check_name(by, "by", label)
     _check_systems(systems, label)
     _check_ax(ax, label)
-    from trunc_accessor.metrics.registry import is_real
+    from trunc_accessor.metrics.params import is_real
 
     given: Any = levels
     if isinstance(given, (str, bytes)) or not (

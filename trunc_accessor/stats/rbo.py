@@ -20,7 +20,7 @@ from trunc_accessor.core.columns import is_pandas, resolve_run_columns
 from trunc_accessor.core.frames import to_polars
 from trunc_accessor.core.keys import _key_kind
 from trunc_accessor.errors import InputError
-from trunc_accessor.metrics.registry import check_p
+from trunc_accessor.metrics.params import check_p
 
 __all__ = ["overlap", "rbo"]
 

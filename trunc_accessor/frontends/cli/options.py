@@ -146,7 +146,7 @@ def _split_measures(values: list[str]) -> list[str]:
         for token in filter(None, value.split(",")):
             previous = out[-1] if out else ""
             base = previous.split(".", 1)[0]
-            in_list = "." in previous and base in trec_dialect.BY_NAME
+            in_list = "." in previous and base in trec_dialect.by_name()
             if open_paren or (in_list and re.fullmatch(r"-?[\d.]+(=-?[\d.]+)?|\w+=-?[\d.]+",
                                                        token)):
                 out[-1] = previous + "," + token

@@ -102,23 +102,20 @@ def _cell(v) -> str:
 
 def list_metrics() -> str:
     """``--list``: every metric with its names in every dialect, tab-separated."""
-    from trunc_accessor.metrics.names import IR_MEASURES, RANX
+    from trunc_accessor.metrics.names import ir_measures_table, ranx_names
     from trunc_accessor.metrics.registry import REGISTRY
 
     trec: dict = {}
-    for t in trec_dialect.TABLE:
+    for t in trec_dialect.table():
         if t.metric:
             trec.setdefault(t.metric, []).append(t.name + ("_N" if t.kind in ("cutoffs", "levels")
                                                           else ""))
     irm: dict = {}
-    for name, entry in IR_MEASURES.items():
+    for name, entry in ir_measures_table().items():
         irm.setdefault(entry[0], []).append(name)
     ranx: dict = {}
-    for name, entry in RANX.items():
-        ranx.setdefault(entry if isinstance(entry, str) else entry[0], []).append(name)
-    for m in REGISTRY.values():  # ranx's own names for the metrics it has under ours
-        if m.name in RANX_SAME:
-            ranx.setdefault(m.name, []).append(RANX_SAME[m.name])
+    for name, metric in ranx_names().items():
+        ranx.setdefault(metric, []).append(name)
     lines = ["metric(parameters)\taliases\ttrec_eval\tir_measures\tranx\tsummary"]
     for m in REGISTRY.values():
         params = ", ".join(f"{p.name}={p.default!r}" for p in m.params)
@@ -127,8 +124,3 @@ def list_metrics() -> str:
                                 m.summary]))
     lines.append("groups\t-\t" + ", ".join(trec_dialect.GROUPS) + "\t-\t-\ttrec_eval's groups")
     return "\n".join(lines)
-
-
-# ranx metric names that are the library's own names (ranx.metrics)
-RANX_SAME = {"precision": "precision", "recall": "recall", "f1": "f1", "bpref": "bpref",
-             "ndcg": "ndcg", "dcg": "dcg", "ap": "map"}
