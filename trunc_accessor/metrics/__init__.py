@@ -1,7 +1,8 @@
 """Metric kernels by family, each vectorised over every ranking of a call. Importing this
 package registers every metric: ``standard`` (precision, recall, AP, RR, R-prec, bpref, …),
 ``dcg`` (DCG, nDCG), ``rbp`` (RBP and its residual), ``terminal`` (Liu et al.'s
-terminal-document metrics), ``cascade`` (ERR and the utility metrics of Amigó et al.),
+terminal-document metrics), ``cascade`` (ERR, ERR'; the exact means over tie orders in
+``cascade_ties``), ``cascade_utility`` (RBU, ERRU: the utility metrics of Amigó et al.),
 ``information`` (OIE), ``twist`` (Ferro et al.), trec_eval's
 ``trunc_accessor.metrics.counts``, ``trunc_accessor.metrics.sets``,
 ``trunc_accessor.metrics.interpolated``, ``trunc_accessor.metrics.infap``, ``trec_only``,
@@ -16,6 +17,7 @@ measure names; ``prefix`` scores every cut-off."""
 from trunc_accessor.metrics import (  # noqa: F401  (each registers its metrics)
     accuracy,
     cascade,
+    cascade_utility,
     compat,
     counts,
     dcg,
