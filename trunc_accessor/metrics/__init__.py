@@ -3,7 +3,8 @@ package registers every metric: ``standard`` (precision, recall, AP, RR, R-prec,
 ``dcg`` (DCG, nDCG), ``rbp`` (RBP and its residual), ``terminal`` (Liu et al.'s
 terminal-document metrics), ``cascade`` (ERR, ERR'; the exact means over tie orders in
 ``cascade_ties``), ``cascade_utility`` (RBU, ERRU: the utility metrics of Amigó et al.),
-``information`` (OIE), ``twist`` (Ferro et al.), trec_eval's
+``information`` (OIE), ``twist`` (Ferro et al.; its curves in ``twist_curves``, the CRP
+frame and the archetypes in ``twist_frames``), trec_eval's
 ``trunc_accessor.metrics.counts``, ``trunc_accessor.metrics.sets``,
 ``trunc_accessor.metrics.interpolated``, ``trunc_accessor.metrics.infap``, ``trec_only``,
 ``compat``, ``diversity`` (α-nDCG, ERR-IA, NRBP, … on subtopic qrels), the C/W/L user
