@@ -335,9 +335,9 @@ def test_many_groups_of_many_sizes_are_exact(chunk_cells, monkeypatch):
     """Groups across size buckets (1 … 130 documents), with few, many or no documents of
     positive grade, in several queries; with chunk_cells=200 the groups of one size bucket
     are advanced in several chunks."""
-    from trunc_accessor.metrics import cascade
+    from trunc_accessor.metrics import cascade_ties
     if chunk_cells is not None:
-        monkeypatch.setattr(cascade, "_CHUNK_CELLS", chunk_cells)
+        monkeypatch.setattr(cascade_ties, "_CHUNK_CELLS", chunk_cells)
     rng = random.Random(3)
     queries = {}
     for q in range(4):
@@ -499,12 +499,12 @@ def test_truncated_large_groups_equal_exact_rationals(path, monkeypatch):
     x = 0 (merges into fewer documents than offsets). path="draw": every merge advances H
     one drawn document at a time (the fallback for underflowing anchors); path="blocks":
     every step works in column blocks of 61 offsets (4096 or more on real data)."""
-    from trunc_accessor.metrics import cascade
+    from trunc_accessor.metrics import cascade_ties
     if path == "draw":
-        monkeypatch.setattr(cascade, "_TINY", 2.0)  # no anchor passes: always the fallback
+        monkeypatch.setattr(cascade_ties, "_TINY", 2.0)  # no anchor passes: always the fallback
     if path == "blocks":
-        monkeypatch.setattr(cascade, "_BLOCK", 61)
-        monkeypatch.setattr(cascade, "_BLOCK_COLUMNS", 61)
+        monkeypatch.setattr(cascade_ties, "_BLOCK", 61)
+        monkeypatch.setattr(cascade_ties, "_BLOCK_COLUMNS", 61)
     for groups, want in _truncation_cases():
         got = _library_values(groups, 3, 0.9, 0.05)
         for name in want:
@@ -512,9 +512,9 @@ def test_truncated_large_groups_equal_exact_rationals(path, monkeypatch):
     # the truncation did happen: W < m, and merged runs exist
     big = _truncation_cases()[0][0][2]
     x = np.array([(2.0 ** g - 1) / 8 if g else 0.0 for g in big])
-    assert cascade._depth(np.array([x.mean()]))[0] < len(big)
-    assert cascade._merged(np.array([40, 100]), np.array([7 / 8, 3 / 8]),
-                           np.array([len(big), len(big)])).all()
+    assert cascade_ties._depth(np.array([x.mean()]))[0] < len(big)
+    assert cascade_ties._merged(np.array([40, 100]), np.array([7 / 8, 3 / 8]),
+                                np.array([len(big), len(big)])).all()
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -528,7 +528,7 @@ def test_early_termination_agrees_with_the_full_recurrence(groups, p):
     every offset, every document one by one) to 1e-13; with ε = 1e-6 the values are lower
     by at most (1 + number of runs merged) · ε (the bound of the module docstring; 3 grades
     here), and never higher."""
-    from trunc_accessor.metrics import cascade
+    from trunc_accessor.metrics import cascade_ties
     grades, scores = [], []
     for k, (size, boost, share, seed) in enumerate(groups):
         rng = random.Random(seed)
@@ -544,9 +544,9 @@ def test_early_termination_agrees_with_the_full_recurrence(groups, p):
 
     default = values()
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(cascade, "_EPS", 0.0)
+        mp.setattr(cascade_ties, "_EPS", 0.0)
         full = values()
-        mp.setattr(cascade, "_EPS", 1e-6)
+        mp.setattr(cascade_ties, "_EPS", 1e-6)
         loose = values()
     assert np.allclose(default, full, rtol=0, atol=1e-13)
     assert (loose <= full + 1e-13).all()

@@ -27,7 +27,7 @@ from tests.engine.test_truncation import _naive_curve
 from tests.strategies import frames_of, random_queries
 from trunc_accessor.engine import evaluation as engine
 from trunc_accessor.engine import truncation
-from trunc_accessor.metrics import cascade, prefix, rbp
+from trunc_accessor.metrics import cascade, cascade_utility, prefix, rbp
 from trunc_accessor.metrics.registry import REGISTRY
 
 TIES = ("average", "first", "trec_eval", "trec_eval9")
@@ -173,7 +173,7 @@ def test_judged_part_kernels_equal_their_previous_implementations(queries, ties,
     pairs = [
         (cascade.err_prime(prep, level, graded, max_grade, depth),
          prev.err_prime(prep, level, graded, max_grade, depth)),
-        (cascade.rbu(prep, level, p, e, max_grade), prev.rbu(prep, level, p, e, max_grade)),
+        (cascade_utility.rbu(prep, level, p, e, max_grade), prev.rbu(prep, level, p, e, max_grade)),
         (rbp.rbp_residual(prep, level, p), prev.rbp_residual(prep, level, p)),
     ]
     for got, want in pairs:

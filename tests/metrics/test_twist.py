@@ -538,7 +538,7 @@ def test_huge_depth_is_cheap_and_exact():
 
 
 def test_several_twist_metrics_compute_the_curves_once(monkeypatch):
-    from trunc_accessor.metrics import twist as kernel
+    from trunc_accessor.metrics import twist_curves as kernel
 
     calls = []
     real = kernel.curves

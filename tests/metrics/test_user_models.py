@@ -29,7 +29,7 @@ import trunc_accessor as ta
 from tests.conftest import DATA, need
 from trunc_accessor import single
 from trunc_accessor.errors import ParameterError
-from trunc_accessor.metrics import user_models
+from trunc_accessor.metrics import cwl_tails
 from trunc_accessor.metrics.names import parse_named
 
 irm = pytest.importorskip("ir_measures")
@@ -263,8 +263,8 @@ def test_long_lists_equal_cwl_eval(grades):
 def test_special_functions_equal_scipy():
     special = pytest.importorskip("scipy.special")
     x = np.concatenate([np.geomspace(1e-3, 1e9, 200), [0.5, 1, 2, 9.999, 10, 10.001]])
-    np.testing.assert_allclose(user_models.trigamma(x), special.polygamma(1, x), rtol=1e-14)
-    np.testing.assert_allclose(user_models.digamma(x), special.digamma(x), rtol=1e-14,
+    np.testing.assert_allclose(cwl_tails.trigamma(x), special.polygamma(1, x), rtol=1e-14)
+    np.testing.assert_allclose(cwl_tails.digamma(x), special.digamma(x), rtol=1e-14,
                                atol=1e-14)
 
 
@@ -275,10 +275,10 @@ def test_padding_sum_equals_direct_sums_and_scipy():
     for a in (1e-3, 0.4, 1.0, 7.5, 15.9, 16.0, 40.0, 2e3, 1e6):
         for L in (0, 1, 2, 17, 999, 5000):
             direct = float(np.sum((a / (a + np.arange(L))) ** 2))
-            assert user_models.padding_sum([a], L)[0] == pytest.approx(direct, rel=1e-13), (a, L)
+            assert cwl_tails.padding_sum([a], L)[0] == pytest.approx(direct, rel=1e-13), (a, L)
         want = a * a * special.polygamma(1, a)
-        assert user_models.padding_sum([a], np.inf)[0] == pytest.approx(want, rel=1e-12), a
-    assert user_models.padding_sum([2e300], 1000)[0] == pytest.approx(1000.0)
+        assert cwl_tails.padding_sum([a], np.inf)[0] == pytest.approx(want, rel=1e-12), a
+    assert cwl_tails.padding_sum([2e300], 1000)[0] == pytest.approx(1000.0)
     assert single.insq([4, 0], T=1e300, max_grade=4) == pytest.approx(1e-3)
 
 
@@ -305,7 +305,7 @@ def test_endless_list_limits():
         (0.25 + 0.75) / (1 + 0.75))  # g = 1/4, 1, 1/2: E = 1, 3/4, then 0
     m = (1 << 22) + 654321
     direct = float(np.sum(1.0 / np.log2(np.arange(2, m + 2, dtype=np.float64))))
-    assert user_models.sdcg_normaliser(m) == pytest.approx(direct, rel=1e-13)
+    assert cwl_tails.sdcg_normaliser(m) == pytest.approx(direct, rel=1e-13)
 
 
 # --------------------------------------------------------------------------- ties

@@ -29,9 +29,6 @@ LONG_MODULES = {
     "trunc_accessor/frontends/namespace.py": "the shared tools: one signature and docstring each",
     "trunc_accessor/core/frames.py": "402 lines: frame checks; number helpers next",
     "trunc_accessor/core/prepare.py": "403 lines: frames to Prepared, in named steps",
-    "trunc_accessor/metrics/cascade.py": "being cut: the cascade family",
-    "trunc_accessor/metrics/twist.py": "being cut: the Twist family",
-    "trunc_accessor/metrics/user_models.py": "being cut: the user-model family",
 }
 
 

@@ -23,7 +23,7 @@ from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.engine import presets, truncation
 from trunc_accessor.engine.options import Options, apply_undefined
 from trunc_accessor.errors import ParameterError
-from trunc_accessor.metrics import twist
+from trunc_accessor.metrics import twist_frames
 from trunc_accessor.metrics.registry import Measure, Named
 from trunc_accessor.warn import SubtopicWarning, warn
 
@@ -179,10 +179,10 @@ def cutoff_curve(run, qrels, measure: Measure, options: Options = DEFAULT, *,
 def crp_columns(kind: str) -> dict:
     """The columns ``crp``/``crp_archetype`` add beside the keys (name → dtype)."""
     if kind == "archetype":
-        return twist.ARCHETYPE_SCHEMA
+        return twist_frames.ARCHETYPE_SCHEMA
     if kind == "references":
-        return {**twist.CRP_SCHEMA, **REFERENCE_COLUMNS}
-    return twist.CRP_SCHEMA
+        return {**twist_frames.CRP_SCHEMA, **REFERENCE_COLUMNS}
+    return twist_frames.CRP_SCHEMA
 
 
 def crp(run, qrels, kind: str = "curve", options: Options = DEFAULT, *,
@@ -201,7 +201,7 @@ def crp(run, qrels, kind: str = "curve", options: Options = DEFAULT, *,
         return prep.keys.with_columns(
             [pl.Series(name, [], dtype=dtype) for name, dtype in crp_columns(kind).items()]), cols
     if kind == "archetype":
-        return twist.archetypes(prep, level, depth), cols
+        return twist_frames.archetypes(prep, level, depth), cols
     rows = int(np.maximum(prep.length, depth or 0).sum()) if depth is not None else len(prep.seg)
     if rows > MAX_CRP_ROWS:
         raise ParameterError(
@@ -209,7 +209,7 @@ def crp(run, qrels, kind: str = "curve", options: Options = DEFAULT, *,
             f"padded to {depth:,} ranks), more than the {MAX_CRP_ROWS:,} a CRP frame may hold "
             "(about 40 bytes a row); pass a smaller depth (the Twist metrics and crp_archetype "
             "take any depth without materialising the padding)")
-    return twist.crp_frame(prep, level, depth, references=kind == "references"), cols
+    return twist_frames.crp_frame(prep, level, depth, references=kind == "references"), cols
 
 
 ADHOC_READINGS = {

@@ -17,6 +17,78 @@ from trunc_accessor.frontends.namespace import Namespace, Out, Values
 class Accessor(Namespace[Values, Out]):
     """The ``.ir`` methods: the tools of ``Namespace`` and a method per built-in metric."""
 
+    def accuracy(
+        self,
+        qrels: Frame,
+        k: int | None = None,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """Pairwise accuracy of the top k: the share of (relevant, non-relevant) pairs among the
+            retrieved documents in which the relevant one is ranked first,
+
+                Accuracy@k = 1 − D / (r·u),
+
+            r and u the relevant and non-relevant (unjudged included) documents in the top k and D
+            the pairs with the non-relevant one above (ir_measures' Accuracy, a diagnostic of
+            learning to rank; it ignores the relevant documents not retrieved). Relevant: grade ≥
+            relevance_level (ir_measures' rel).
+
+            >>> from trunc_accessor.frontends.single import accuracy
+            >>> accuracy([0, 1, 1, 0])  # pairs (r, u): 2 of 4 in order
+            0.5
+            >>> accuracy([1, 0], scores=[1, 1])  # one tied pair: in order half the time
+            0.5
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        k : default None
+            rank cut-off; None = the whole ranking
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Exact: a pair inside a tie group is in order with probability 1/2; when k cuts a tie group that mixes relevant and non-relevant documents, the number of its relevant documents above k is hypergeometric and the value is averaged over it (refused, naming the query, when some of those cases are undefined and others are not).
+
+        Undefined values
+        ----------------
+        Undefined when the top k holds no relevant document (so whenever R = 0) or no non-relevant one (so for an empty ranking): there is no pair to order. ir_measures leaves out the first case and fails with a division by zero in the second.
+        An undefined value is 0 by default (``undefined="zero"``), as trec_eval, pytrec_eval, ir_measures and ranx give it, so it counts in means; ``undefined="nan"`` gives NaN (pandas) / null (Polars), left out of means.
+
+        References
+        ----------
+        ir_measures' Accuracy (MacAvaney, Macdonald & Ounis, 'Streamlining evaluation with ir-measures', ECIR 2022): the pairwise accuracy of the ranking on its relevant and non-relevant documents."""
+        return self._metric("accuracy", {"k": k}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
     def rbp(
         self,
         qrels: Frame,
@@ -2970,6 +3042,303 @@ class Accessor(Namespace[Values, Out]):
                             relevance_level=relevance_level,
                             judged_only=judged_only, undefined=undefined)
 
+    def nerr8(
+        self,
+        qrels: Frame,
+        k: int | None = None,
+        min_grade: float = 0.0,
+        max_grade: float | None = None,
+        depth: int = 1000,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """NERR, eq. (8) of Azzopardi, Mackenzie & Moffat (ICTIR 2021): the C/W/L measure closest
+            to ERR@k with C_i = 1 − g_i for i < k and 0 at k, so E_i = Π_{j<i}(1 − g_j) for i ≤ k and
+
+                NERR8@k = Σ_{i≤k} g_i Π_{j<i}(1 − g_j) / Σ_{i≤k} Π_{j<i}(1 − g_j),
+
+            ERR's stopping probabilities without its 1/i, rescaled by the expected number of
+            documents read (gains in [0, 1], ``trunc_accessor.metrics.user_models``; k cut at ``depth``).
+
+            >>> from trunc_accessor.frontends.single import nerr8
+            >>> round(nerr8([0, 1, 0], k=3, max_grade=2), 6)  # g = 0, 1/2, 0; E = 1, 1, 1/2
+            0.2
+            >>> round(nerr8([0, 1, 0], k=10, max_grade=2), 6)  # padded to 10: E_4..E_10 = 1/2
+            0.083333
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        k : default None
+            rank cut-off; None = the whole ranking
+        min_grade : default 0.0
+            grades at or below it gain 0 (ir_measures' min_rel)
+        max_grade : default None
+            grade of gain 1 (ir_measures' max_rel); None: the largest grade of the qrels
+        depth : default 1000
+            length of the list the user model runs over: the ranking cut there and padded with gain-0 documents (cwl_eval's max_n, 1,000); None: a list without end
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Refused where the order matters: the weights depend on the gains read before (eq. (8) is normalised by Σ E_i, which the order of a tie changes), and the mean over a tie's orders has no closed form; under ties='average' a tie that mixes gains, is reached with positive probability and has at least two positions in the weighted part of the list raises a ValueError naming the query (pass ties='first'). Other ties take the group mean gain, which is then exact.
+
+        Undefined values
+        ----------------
+        Never undefined: 0 for an empty ranking (the user reads only gain-0 documents) and whenever no retrieved grade lies above min_grade; the gains do not depend on relevance_level, so R = 0 is scored like any other query.
+
+        References
+        ----------
+        Azzopardi, Mackenzie & Moffat, 'ERR is not C/W/L: Exploring the relationship between expected reciprocal rank and other metrics', ICTIR 2021, eq. (8); Moffat, Bailey, Scholer & Thomas, 'Incorporating user expectations and behavior into the measurement of search effectiveness', ACM TOIS 35(3), 2017 (the C/W/L framework); Azzopardi, Thomas & Moffat, 'cwl_eval: An evaluation tool for information retrieval', SIGIR 2019 (cwl_eval, which ir_measures runs)."""
+        return self._metric("nerr8", {"k": k, "min_grade": min_grade, "max_grade": max_grade, "depth": depth}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
+    def nerr9(
+        self,
+        qrels: Frame,
+        k: int | None = None,
+        min_grade: float = 0.0,
+        max_grade: float | None = None,
+        depth: int = 1000,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """NERR, eq. (9) of Azzopardi, Mackenzie & Moffat (ICTIR 2021): C_i = (i/(i + 1))(1 −
+            g_i) for i < k, 0 at k, so E_i = (1/i) Π_{j<i}(1 − g_j) (ERR's 1/i discount inside the
+            weights) and NERR9@k = Σ_{i≤k} E_i g_i / Σ_{i≤k} E_i (k cut at ``depth``; the padding's
+            E_i sum to Π_{j≤n}(1 − g_j)(H_k − H_n), H the harmonic numbers).
+
+            >>> from trunc_accessor.frontends.single import nerr9
+            >>> round(nerr9([0, 1, 0], k=3, max_grade=2), 6)  # E = 1, 1/2, 1/6: (1/4)/(5/3)
+            0.15
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        k : default None
+            rank cut-off; None = the whole ranking
+        min_grade : default 0.0
+            grades at or below it gain 0 (ir_measures' min_rel)
+        max_grade : default None
+            grade of gain 1 (ir_measures' max_rel); None: the largest grade of the qrels
+        depth : default 1000
+            length of the list the user model runs over: the ranking cut there and padded with gain-0 documents (cwl_eval's max_n, 1,000); None: a list without end
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Refused where the order matters: the weights depend on the gains read before (eq. (9) is normalised by Σ E_i, which the order of a tie changes), and the mean over a tie's orders has no closed form; under ties='average' a tie that mixes gains, is reached with positive probability and has at least two positions in the weighted part of the list raises a ValueError naming the query (pass ties='first'). Other ties take the group mean gain, which is then exact.
+
+        Undefined values
+        ----------------
+        Never undefined: 0 for an empty ranking (the user reads only gain-0 documents) and whenever no retrieved grade lies above min_grade; the gains do not depend on relevance_level, so R = 0 is scored like any other query.
+
+        References
+        ----------
+        Azzopardi, Mackenzie & Moffat, 'ERR is not C/W/L: Exploring the relationship between expected reciprocal rank and other metrics', ICTIR 2021, eq. (9); Moffat, Bailey, Scholer & Thomas, 'Incorporating user expectations and behavior into the measurement of search effectiveness', ACM TOIS 35(3), 2017 (the C/W/L framework); Azzopardi, Thomas & Moffat, 'cwl_eval: An evaluation tool for information retrieval', SIGIR 2019 (cwl_eval, which ir_measures runs)."""
+        return self._metric("nerr9", {"k": k, "min_grade": min_grade, "max_grade": max_grade, "depth": depth}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
+    def nerr10(
+        self,
+        qrels: Frame,
+        p: float = 0.9,
+        min_grade: float = 0.0,
+        max_grade: float | None = None,
+        depth: int = 1000,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """NERR, eq. (10) of Azzopardi, Mackenzie & Moffat (ICTIR 2021): RBP's patience inside
+            ERR's cascade, C_i = p(1 − g_i), E_i = p^(i−1) Π_{j<i}(1 − g_j), NERR10 = Σ E_i g_i /
+            Σ E_i over the ``depth`` positions (the padding: Π_{j≤n}(1 − g_j) p^n (1 − p^(depth −
+            n))/(1 − p)).
+
+            >>> from trunc_accessor.frontends.single import nerr10
+            >>> round(nerr10([0, 1], p=0.5, max_grade=1), 6)  # E = 1, 1/2, then 0: (1/2)/(3/2)
+            0.333333
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        p : default 0.9
+            the patience of NERR10's C_i = p(1 − g_i) (ir_measures' default 0.9)
+        min_grade : default 0.0
+            grades at or below it gain 0 (ir_measures' min_rel)
+        max_grade : default None
+            grade of gain 1 (ir_measures' max_rel); None: the largest grade of the qrels
+        depth : default 1000
+            length of the list the user model runs over: the ranking cut there and padded with gain-0 documents (cwl_eval's max_n, 1,000); None: a list without end
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Refused where the order matters: the weights depend on the gains read before (eq. (10) is normalised by Σ E_i, which the order of a tie changes), and the mean over a tie's orders has no closed form; under ties='average' a tie that mixes gains, is reached with positive probability and has at least two positions in the weighted part of the list raises a ValueError naming the query (pass ties='first'). Other ties take the group mean gain, which is then exact.
+
+        Undefined values
+        ----------------
+        Never undefined: 0 for an empty ranking (the user reads only gain-0 documents) and whenever no retrieved grade lies above min_grade; the gains do not depend on relevance_level, so R = 0 is scored like any other query.
+
+        References
+        ----------
+        Azzopardi, Mackenzie & Moffat, 'ERR is not C/W/L: Exploring the relationship between expected reciprocal rank and other metrics', ICTIR 2021, eq. (10); Moffat, Bailey, Scholer & Thomas, 'Incorporating user expectations and behavior into the measurement of search effectiveness', ACM TOIS 35(3), 2017 (the C/W/L framework); Azzopardi, Thomas & Moffat, 'cwl_eval: An evaluation tool for information retrieval', SIGIR 2019 (cwl_eval, which ir_measures runs)."""
+        return self._metric("nerr10", {"p": p, "min_grade": min_grade, "max_grade": max_grade, "depth": depth}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
+    def nerr11(
+        self,
+        qrels: Frame,
+        T: float = 1.0,
+        min_grade: float = 0.0,
+        max_grade: float | None = None,
+        depth: int = 1000,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """NERR, eq. (11) of Azzopardi, Mackenzie & Moffat (ICTIR 2021): INSQ's patience inside
+            ERR's cascade, C_i = ((i + 2T − 1)/(i + 2T))² (1 − g_i), E_i = (2T/(i − 1 + 2T))²
+            Π_{j<i}(1 − g_j), NERR11 = Σ E_i g_i / Σ E_i over the ``depth`` positions (the padding:
+            Π_{j≤n}(1 − g_j)(2T)² (ψ'(n + 2T) − ψ'(depth + 2T)), ψ' the trigamma function).
+
+            >>> from trunc_accessor.frontends.single import nerr11
+            >>> round(nerr11([0, 1, 0], T=2.0, max_grade=1), 6)  # E = 1, 16/25, then 0: 16/41
+            0.390244
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        T : default 1.0
+            T: the gain the user sets out to find, in units of the top grade's gain
+        min_grade : default 0.0
+            grades at or below it gain 0 (ir_measures' min_rel)
+        max_grade : default None
+            grade of gain 1 (ir_measures' max_rel); None: the largest grade of the qrels
+        depth : default 1000
+            length of the list the user model runs over: the ranking cut there and padded with gain-0 documents (cwl_eval's max_n, 1,000); None: a list without end
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Refused where the order matters: the weights depend on the gains read before (eq. (11) is normalised by Σ E_i, which the order of a tie changes), and the mean over a tie's orders has no closed form; under ties='average' a tie that mixes gains, is reached with positive probability and has at least two positions in the weighted part of the list raises a ValueError naming the query (pass ties='first'). Other ties take the group mean gain, which is then exact.
+
+        Undefined values
+        ----------------
+        Never undefined: 0 for an empty ranking (the user reads only gain-0 documents) and whenever no retrieved grade lies above min_grade; the gains do not depend on relevance_level, so R = 0 is scored like any other query.
+
+        References
+        ----------
+        Azzopardi, Mackenzie & Moffat, 'ERR is not C/W/L: Exploring the relationship between expected reciprocal rank and other metrics', ICTIR 2021, eq. (11); Moffat, Bailey, Scholer & Thomas, 'Incorporating user expectations and behavior into the measurement of search effectiveness', ACM TOIS 35(3), 2017 (the C/W/L framework); Azzopardi, Thomas & Moffat, 'cwl_eval: An evaluation tool for information retrieval', SIGIR 2019 (cwl_eval, which ir_measures runs)."""
+        return self._metric("nerr11", {"T": T, "min_grade": min_grade, "max_grade": max_grade, "depth": depth}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
     def set_precision(
         self,
         qrels: Frame,
@@ -4469,375 +4838,6 @@ class Accessor(Namespace[Values, Out]):
         ----------
         Zhang, Liu, Li, Zhang, Xu & Ma, 'Evaluating web search with a Bejeweled Player Model', SIGIR 2017 (static BPM: the user stops at benefit T or cost k); Moffat, Bailey, Scholer & Thomas, 'Incorporating user expectations and behavior into the measurement of search effectiveness', ACM TOIS 35(3), 2017 (the C/W/L framework); Azzopardi, Thomas & Moffat, 'cwl_eval: An evaluation tool for information retrieval', SIGIR 2019 (cwl_eval, which ir_measures runs)."""
         return self._metric("bpm", {"T": T, "k": k, "min_grade": min_grade, "max_grade": max_grade, "depth": depth}, qrels,
-                            ties=ties, by=by, queries=queries,
-                            relevance_level=relevance_level,
-                            judged_only=judged_only, undefined=undefined)
-
-    def nerr8(
-        self,
-        qrels: Frame,
-        k: int | None = None,
-        min_grade: float = 0.0,
-        max_grade: float | None = None,
-        depth: int = 1000,
-        *,
-        ties: str = "average",
-        by: str | Sequence[str] | None = None,
-        queries: Iterable[Any] | None = None,
-        relevance_level: float = 1,
-        judged_only: bool = False,
-        undefined: str = "zero",
-    ) -> Values:
-        """NERR, eq. (8) of Azzopardi, Mackenzie & Moffat (ICTIR 2021): the C/W/L measure closest
-            to ERR@k with C_i = 1 − g_i for i < k and 0 at k, so E_i = Π_{j<i}(1 − g_j) for i ≤ k and
-
-                NERR8@k = Σ_{i≤k} g_i Π_{j<i}(1 − g_j) / Σ_{i≤k} Π_{j<i}(1 − g_j),
-
-            ERR's stopping probabilities without its 1/i, rescaled by the expected number of
-            documents read (gains in [0, 1], module docstring; k cut at ``depth``).
-
-            >>> from trunc_accessor.frontends.single import nerr8
-            >>> round(nerr8([0, 1, 0], k=3, max_grade=2), 6)  # g = 0, 1/2, 0; E = 1, 1, 1/2
-            0.2
-            >>> round(nerr8([0, 1, 0], k=10, max_grade=2), 6)  # padded to 10: E_4..E_10 = 1/2
-            0.083333
-
-        Parameters
-        ----------
-        qrels : DataFrame
-            Judgments (qid, docid, rel), pandas or Polars.
-        k : default None
-            rank cut-off; None = the whole ranking
-        min_grade : default 0.0
-            grades at or below it gain 0 (ir_measures' min_rel)
-        max_grade : default None
-            grade of gain 1 (ir_measures' max_rel); None: the largest grade of the qrels
-        depth : default 1000
-            length of the list the user model runs over: the ranking cut there and padded with gain-0 documents (cwl_eval's max_n, 1,000); None: a list without end
-        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
-            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
-            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
-            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
-        by : str or list of str, optional
-            Key columns holding many systems in one frame; values per (by…, qid). Any
-            column name works; a missing key (None/NaN/null) is a system of its own.
-        queries : iterable, optional
-            Extra qids to score though they have no judgments (R = 0).
-        undefined : {'zero', 'nan'}, default 'zero'
-            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
-            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
-        relevance_level : number > 0, default 1
-            A document is relevant when its grade is ≥ this (unjudged documents count
-            as grade 0, so they never are).
-
-        Returns
-        -------
-        pandas: Series indexed by qid (or by…, qid) named after the metric;
-        Polars: frame with the key columns and one Float64 column named after the metric.
-
-        Ties
-        ----
-        Refused where the order matters: the weights depend on the gains read before (eq. (8) is normalised by Σ E_i, which the order of a tie changes), and the mean over a tie's orders has no closed form; under ties='average' a tie that mixes gains, is reached with positive probability and has at least two positions in the weighted part of the list raises a ValueError naming the query (pass ties='first'). Other ties take the group mean gain, which is then exact.
-
-        Undefined values
-        ----------------
-        Never undefined: 0 for an empty ranking (the user reads only gain-0 documents) and whenever no retrieved grade lies above min_grade; the gains do not depend on relevance_level, so R = 0 is scored like any other query.
-
-        References
-        ----------
-        Azzopardi, Mackenzie & Moffat, 'ERR is not C/W/L: Exploring the relationship between expected reciprocal rank and other metrics', ICTIR 2021, eq. (8); Moffat, Bailey, Scholer & Thomas, 'Incorporating user expectations and behavior into the measurement of search effectiveness', ACM TOIS 35(3), 2017 (the C/W/L framework); Azzopardi, Thomas & Moffat, 'cwl_eval: An evaluation tool for information retrieval', SIGIR 2019 (cwl_eval, which ir_measures runs)."""
-        return self._metric("nerr8", {"k": k, "min_grade": min_grade, "max_grade": max_grade, "depth": depth}, qrels,
-                            ties=ties, by=by, queries=queries,
-                            relevance_level=relevance_level,
-                            judged_only=judged_only, undefined=undefined)
-
-    def nerr9(
-        self,
-        qrels: Frame,
-        k: int | None = None,
-        min_grade: float = 0.0,
-        max_grade: float | None = None,
-        depth: int = 1000,
-        *,
-        ties: str = "average",
-        by: str | Sequence[str] | None = None,
-        queries: Iterable[Any] | None = None,
-        relevance_level: float = 1,
-        judged_only: bool = False,
-        undefined: str = "zero",
-    ) -> Values:
-        """NERR, eq. (9) of Azzopardi, Mackenzie & Moffat (ICTIR 2021): C_i = (i/(i + 1))(1 −
-            g_i) for i < k, 0 at k, so E_i = (1/i) Π_{j<i}(1 − g_j) (ERR's 1/i discount inside the
-            weights) and NERR9@k = Σ_{i≤k} E_i g_i / Σ_{i≤k} E_i (k cut at ``depth``; the padding's
-            E_i sum to Π_{j≤n}(1 − g_j)(H_k − H_n), H the harmonic numbers).
-
-            >>> from trunc_accessor.frontends.single import nerr9
-            >>> round(nerr9([0, 1, 0], k=3, max_grade=2), 6)  # E = 1, 1/2, 1/6: (1/4)/(5/3)
-            0.15
-
-        Parameters
-        ----------
-        qrels : DataFrame
-            Judgments (qid, docid, rel), pandas or Polars.
-        k : default None
-            rank cut-off; None = the whole ranking
-        min_grade : default 0.0
-            grades at or below it gain 0 (ir_measures' min_rel)
-        max_grade : default None
-            grade of gain 1 (ir_measures' max_rel); None: the largest grade of the qrels
-        depth : default 1000
-            length of the list the user model runs over: the ranking cut there and padded with gain-0 documents (cwl_eval's max_n, 1,000); None: a list without end
-        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
-            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
-            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
-            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
-        by : str or list of str, optional
-            Key columns holding many systems in one frame; values per (by…, qid). Any
-            column name works; a missing key (None/NaN/null) is a system of its own.
-        queries : iterable, optional
-            Extra qids to score though they have no judgments (R = 0).
-        undefined : {'zero', 'nan'}, default 'zero'
-            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
-            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
-        relevance_level : number > 0, default 1
-            A document is relevant when its grade is ≥ this (unjudged documents count
-            as grade 0, so they never are).
-
-        Returns
-        -------
-        pandas: Series indexed by qid (or by…, qid) named after the metric;
-        Polars: frame with the key columns and one Float64 column named after the metric.
-
-        Ties
-        ----
-        Refused where the order matters: the weights depend on the gains read before (eq. (9) is normalised by Σ E_i, which the order of a tie changes), and the mean over a tie's orders has no closed form; under ties='average' a tie that mixes gains, is reached with positive probability and has at least two positions in the weighted part of the list raises a ValueError naming the query (pass ties='first'). Other ties take the group mean gain, which is then exact.
-
-        Undefined values
-        ----------------
-        Never undefined: 0 for an empty ranking (the user reads only gain-0 documents) and whenever no retrieved grade lies above min_grade; the gains do not depend on relevance_level, so R = 0 is scored like any other query.
-
-        References
-        ----------
-        Azzopardi, Mackenzie & Moffat, 'ERR is not C/W/L: Exploring the relationship between expected reciprocal rank and other metrics', ICTIR 2021, eq. (9); Moffat, Bailey, Scholer & Thomas, 'Incorporating user expectations and behavior into the measurement of search effectiveness', ACM TOIS 35(3), 2017 (the C/W/L framework); Azzopardi, Thomas & Moffat, 'cwl_eval: An evaluation tool for information retrieval', SIGIR 2019 (cwl_eval, which ir_measures runs)."""
-        return self._metric("nerr9", {"k": k, "min_grade": min_grade, "max_grade": max_grade, "depth": depth}, qrels,
-                            ties=ties, by=by, queries=queries,
-                            relevance_level=relevance_level,
-                            judged_only=judged_only, undefined=undefined)
-
-    def nerr10(
-        self,
-        qrels: Frame,
-        p: float = 0.9,
-        min_grade: float = 0.0,
-        max_grade: float | None = None,
-        depth: int = 1000,
-        *,
-        ties: str = "average",
-        by: str | Sequence[str] | None = None,
-        queries: Iterable[Any] | None = None,
-        relevance_level: float = 1,
-        judged_only: bool = False,
-        undefined: str = "zero",
-    ) -> Values:
-        """NERR, eq. (10) of Azzopardi, Mackenzie & Moffat (ICTIR 2021): RBP's patience inside
-            ERR's cascade, C_i = p(1 − g_i), E_i = p^(i−1) Π_{j<i}(1 − g_j), NERR10 = Σ E_i g_i /
-            Σ E_i over the ``depth`` positions (the padding: Π_{j≤n}(1 − g_j) p^n (1 − p^(depth −
-            n))/(1 − p)).
-
-            >>> from trunc_accessor.frontends.single import nerr10
-            >>> round(nerr10([0, 1], p=0.5, max_grade=1), 6)  # E = 1, 1/2, then 0: (1/2)/(3/2)
-            0.333333
-
-        Parameters
-        ----------
-        qrels : DataFrame
-            Judgments (qid, docid, rel), pandas or Polars.
-        p : default 0.9
-            the patience of NERR10's C_i = p(1 − g_i) (ir_measures' default 0.9)
-        min_grade : default 0.0
-            grades at or below it gain 0 (ir_measures' min_rel)
-        max_grade : default None
-            grade of gain 1 (ir_measures' max_rel); None: the largest grade of the qrels
-        depth : default 1000
-            length of the list the user model runs over: the ranking cut there and padded with gain-0 documents (cwl_eval's max_n, 1,000); None: a list without end
-        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
-            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
-            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
-            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
-        by : str or list of str, optional
-            Key columns holding many systems in one frame; values per (by…, qid). Any
-            column name works; a missing key (None/NaN/null) is a system of its own.
-        queries : iterable, optional
-            Extra qids to score though they have no judgments (R = 0).
-        undefined : {'zero', 'nan'}, default 'zero'
-            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
-            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
-        relevance_level : number > 0, default 1
-            A document is relevant when its grade is ≥ this (unjudged documents count
-            as grade 0, so they never are).
-
-        Returns
-        -------
-        pandas: Series indexed by qid (or by…, qid) named after the metric;
-        Polars: frame with the key columns and one Float64 column named after the metric.
-
-        Ties
-        ----
-        Refused where the order matters: the weights depend on the gains read before (eq. (10) is normalised by Σ E_i, which the order of a tie changes), and the mean over a tie's orders has no closed form; under ties='average' a tie that mixes gains, is reached with positive probability and has at least two positions in the weighted part of the list raises a ValueError naming the query (pass ties='first'). Other ties take the group mean gain, which is then exact.
-
-        Undefined values
-        ----------------
-        Never undefined: 0 for an empty ranking (the user reads only gain-0 documents) and whenever no retrieved grade lies above min_grade; the gains do not depend on relevance_level, so R = 0 is scored like any other query.
-
-        References
-        ----------
-        Azzopardi, Mackenzie & Moffat, 'ERR is not C/W/L: Exploring the relationship between expected reciprocal rank and other metrics', ICTIR 2021, eq. (10); Moffat, Bailey, Scholer & Thomas, 'Incorporating user expectations and behavior into the measurement of search effectiveness', ACM TOIS 35(3), 2017 (the C/W/L framework); Azzopardi, Thomas & Moffat, 'cwl_eval: An evaluation tool for information retrieval', SIGIR 2019 (cwl_eval, which ir_measures runs)."""
-        return self._metric("nerr10", {"p": p, "min_grade": min_grade, "max_grade": max_grade, "depth": depth}, qrels,
-                            ties=ties, by=by, queries=queries,
-                            relevance_level=relevance_level,
-                            judged_only=judged_only, undefined=undefined)
-
-    def nerr11(
-        self,
-        qrels: Frame,
-        T: float = 1.0,
-        min_grade: float = 0.0,
-        max_grade: float | None = None,
-        depth: int = 1000,
-        *,
-        ties: str = "average",
-        by: str | Sequence[str] | None = None,
-        queries: Iterable[Any] | None = None,
-        relevance_level: float = 1,
-        judged_only: bool = False,
-        undefined: str = "zero",
-    ) -> Values:
-        """NERR, eq. (11) of Azzopardi, Mackenzie & Moffat (ICTIR 2021): INSQ's patience inside
-            ERR's cascade, C_i = ((i + 2T − 1)/(i + 2T))² (1 − g_i), E_i = (2T/(i − 1 + 2T))²
-            Π_{j<i}(1 − g_j), NERR11 = Σ E_i g_i / Σ E_i over the ``depth`` positions (the padding:
-            Π_{j≤n}(1 − g_j)(2T)² (ψ'(n + 2T) − ψ'(depth + 2T)), ψ' the trigamma function).
-
-            >>> from trunc_accessor.frontends.single import nerr11
-            >>> round(nerr11([0, 1, 0], T=2.0, max_grade=1), 6)  # E = 1, 16/25, then 0: 16/41
-            0.390244
-
-        Parameters
-        ----------
-        qrels : DataFrame
-            Judgments (qid, docid, rel), pandas or Polars.
-        T : default 1.0
-            T: the gain the user sets out to find, in units of the top grade's gain
-        min_grade : default 0.0
-            grades at or below it gain 0 (ir_measures' min_rel)
-        max_grade : default None
-            grade of gain 1 (ir_measures' max_rel); None: the largest grade of the qrels
-        depth : default 1000
-            length of the list the user model runs over: the ranking cut there and padded with gain-0 documents (cwl_eval's max_n, 1,000); None: a list without end
-        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
-            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
-            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
-            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
-        by : str or list of str, optional
-            Key columns holding many systems in one frame; values per (by…, qid). Any
-            column name works; a missing key (None/NaN/null) is a system of its own.
-        queries : iterable, optional
-            Extra qids to score though they have no judgments (R = 0).
-        undefined : {'zero', 'nan'}, default 'zero'
-            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
-            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
-        relevance_level : number > 0, default 1
-            A document is relevant when its grade is ≥ this (unjudged documents count
-            as grade 0, so they never are).
-
-        Returns
-        -------
-        pandas: Series indexed by qid (or by…, qid) named after the metric;
-        Polars: frame with the key columns and one Float64 column named after the metric.
-
-        Ties
-        ----
-        Refused where the order matters: the weights depend on the gains read before (eq. (11) is normalised by Σ E_i, which the order of a tie changes), and the mean over a tie's orders has no closed form; under ties='average' a tie that mixes gains, is reached with positive probability and has at least two positions in the weighted part of the list raises a ValueError naming the query (pass ties='first'). Other ties take the group mean gain, which is then exact.
-
-        Undefined values
-        ----------------
-        Never undefined: 0 for an empty ranking (the user reads only gain-0 documents) and whenever no retrieved grade lies above min_grade; the gains do not depend on relevance_level, so R = 0 is scored like any other query.
-
-        References
-        ----------
-        Azzopardi, Mackenzie & Moffat, 'ERR is not C/W/L: Exploring the relationship between expected reciprocal rank and other metrics', ICTIR 2021, eq. (11); Moffat, Bailey, Scholer & Thomas, 'Incorporating user expectations and behavior into the measurement of search effectiveness', ACM TOIS 35(3), 2017 (the C/W/L framework); Azzopardi, Thomas & Moffat, 'cwl_eval: An evaluation tool for information retrieval', SIGIR 2019 (cwl_eval, which ir_measures runs)."""
-        return self._metric("nerr11", {"T": T, "min_grade": min_grade, "max_grade": max_grade, "depth": depth}, qrels,
-                            ties=ties, by=by, queries=queries,
-                            relevance_level=relevance_level,
-                            judged_only=judged_only, undefined=undefined)
-
-    def accuracy(
-        self,
-        qrels: Frame,
-        k: int | None = None,
-        *,
-        ties: str = "average",
-        by: str | Sequence[str] | None = None,
-        queries: Iterable[Any] | None = None,
-        relevance_level: float = 1,
-        judged_only: bool = False,
-        undefined: str = "zero",
-    ) -> Values:
-        """Pairwise accuracy of the top k: the share of (relevant, non-relevant) pairs among the
-            retrieved documents in which the relevant one is ranked first,
-
-                Accuracy@k = 1 − D / (r·u),
-
-            r and u the relevant and non-relevant (unjudged included) documents in the top k and D
-            the pairs with the non-relevant one above (ir_measures' Accuracy, a diagnostic of
-            learning to rank; it ignores the relevant documents not retrieved). Relevant: grade ≥
-            relevance_level (ir_measures' rel).
-
-            >>> from trunc_accessor.frontends.single import accuracy
-            >>> accuracy([0, 1, 1, 0])  # pairs (r, u): 2 of 4 in order
-            0.5
-            >>> accuracy([1, 0], scores=[1, 1])  # one tied pair: in order half the time
-            0.5
-
-        Parameters
-        ----------
-        qrels : DataFrame
-            Judgments (qid, docid, rel), pandas or Polars.
-        k : default None
-            rank cut-off; None = the whole ranking
-        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
-            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
-            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
-            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
-        by : str or list of str, optional
-            Key columns holding many systems in one frame; values per (by…, qid). Any
-            column name works; a missing key (None/NaN/null) is a system of its own.
-        queries : iterable, optional
-            Extra qids to score though they have no judgments (R = 0).
-        undefined : {'zero', 'nan'}, default 'zero'
-            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
-            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
-        relevance_level : number > 0, default 1
-            A document is relevant when its grade is ≥ this (unjudged documents count
-            as grade 0, so they never are).
-
-        Returns
-        -------
-        pandas: Series indexed by qid (or by…, qid) named after the metric;
-        Polars: frame with the key columns and one Float64 column named after the metric.
-
-        Ties
-        ----
-        Exact: a pair inside a tie group is in order with probability 1/2; when k cuts a tie group that mixes relevant and non-relevant documents, the number of its relevant documents above k is hypergeometric and the value is averaged over it (refused, naming the query, when some of those cases are undefined and others are not).
-
-        Undefined values
-        ----------------
-        Undefined when the top k holds no relevant document (so whenever R = 0) or no non-relevant one (so for an empty ranking): there is no pair to order. ir_measures leaves out the first case and fails with a division by zero in the second.
-        An undefined value is 0 by default (``undefined="zero"``), as trec_eval, pytrec_eval, ir_measures and ranx give it, so it counts in means; ``undefined="nan"`` gives NaN (pandas) / null (Polars), left out of means.
-
-        References
-        ----------
-        ir_measures' Accuracy (MacAvaney, Macdonald & Ounis, 'Streamlining evaluation with ir-measures', ECIR 2022): the pairwise accuracy of the ranking on its relevant and non-relevant documents."""
-        return self._metric("accuracy", {"k": k}, qrels,
                             ties=ties, by=by, queries=queries,
                             relevance_level=relevance_level,
                             judged_only=judged_only, undefined=undefined)
