@@ -8,7 +8,7 @@ from trunc_accessor.core import frames
 from trunc_accessor.engine import evaluation as engine
 from trunc_accessor.engine import truncation
 from trunc_accessor.frontends._generated import Accessor
-from trunc_accessor.frontends.namespace import reserve
+from trunc_accessor.frontends.methods import reserve
 
 
 @pd.api.extensions.register_dataframe_accessor("ir")

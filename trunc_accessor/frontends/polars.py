@@ -18,7 +18,7 @@ from trunc_accessor.engine import batches, truncation
 from trunc_accessor.engine import evaluation as engine
 from trunc_accessor.engine.options import Options
 from trunc_accessor.frontends._generated import Accessor
-from trunc_accessor.frontends.namespace import reserve
+from trunc_accessor.frontends.methods import reserve
 
 
 def _answer(run, qrels, named, options: Options, *, by, queries, batch=None) -> pl.DataFrame:

@@ -41,7 +41,7 @@ from trunc_accessor.core.frames import number_list
 from trunc_accessor.core.prepare import prepare_single
 from trunc_accessor.engine import options as _options
 from trunc_accessor.engine.options import apply_undefined
-from trunc_accessor.frontends.namespace import annotation
+from trunc_accessor.frontends.methods import annotation
 from trunc_accessor.metrics.registry import REGISTRY, Metric
 from trunc_accessor.warn import EmptyRunWarning
 
