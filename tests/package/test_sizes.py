@@ -26,8 +26,6 @@ COMPLEX_FUNCTIONS: dict[tuple[str, str], str] = {
 }
 LONG_MODULES = {
     "trunc_accessor/frontends/_generated.py": "generated: one written-out method per metric",
-    "trunc_accessor/core/frames.py": "402 lines: frame checks; number helpers next",
-    "trunc_accessor/core/prepare.py": "403 lines: frames to Prepared, in named steps",
     "trunc_accessor/metrics/cascade.py": "being cut: the cascade family",
     "trunc_accessor/metrics/twist.py": "being cut: the Twist family",
     "trunc_accessor/metrics/user_models.py": "being cut: the user-model family",

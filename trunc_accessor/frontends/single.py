@@ -37,7 +37,7 @@ from typing import Any
 import polars as pl
 
 from trunc_accessor import metrics as _metrics  # noqa: F401  (registers the metrics)
-from trunc_accessor.core.frames import number_list
+from trunc_accessor.core.numbers import number_list
 from trunc_accessor.core.prepare import prepare_single
 from trunc_accessor.engine import options as _options
 from trunc_accessor.engine.options import apply_undefined
