@@ -51,7 +51,7 @@ _LAZY = {
     "judges": ("trunc_accessor.judges", None),  # agreement between qrels: kappa, alpha, …
     "plot": ("trunc_accessor.plot", None),  # effort-gain and CRP plots (matplotlib)
     "stats": ("trunc_accessor.stats", None),  # paired tests, corrections, intervals (SciPy)
-    "properties": ("trunc_accessor.metrics.properties", None),
+    "properties": ("trunc_accessor.properties", None),  # formal properties of metrics
     "single": ("trunc_accessor.frontends.single", None),  # metrics of one ranking as grades
     "compare": ("trunc_accessor.stats.significance", "compare"),
     "experiment": ("trunc_accessor.stats.experiment", "experiment"),

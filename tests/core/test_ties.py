@@ -144,9 +144,9 @@ def test_random_orders_average_to_the_tie_aware_value():
 @settings(max_examples=200, deadline=None)
 @given(st.data())
 def test_segment_order_is_a_stable_sort(data):
-    """prepare.segment_order (a sort of packed 64-bit words, tied words sorted again) equals
+    """ordering.segment_order (a sort of packed 64-bit words, tied words sorted again) equals
     a stable lexicographic sort by (segment, key), NaN last, -0.0 equal to 0.0."""
-    from trunc_accessor.core.prepare import segment_order
+    from trunc_accessor.core.ordering import segment_order
 
     n = data.draw(st.integers(0, 40))
     seg = np.array(data.draw(st.lists(st.integers(0, 5), min_size=n, max_size=n)), dtype=np.int64)

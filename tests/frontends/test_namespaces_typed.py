@@ -16,7 +16,7 @@ import trunc_accessor as ta
 from tests.conftest import ROOT
 from trunc_accessor.frontends import _codegen
 from trunc_accessor.frontends._generated import Accessor
-from trunc_accessor.frontends.namespace import COMMON
+from trunc_accessor.frontends.methods import COMMON
 from trunc_accessor.metrics.docs import method_doc
 from trunc_accessor.metrics.registry import REGISTRY
 

@@ -220,7 +220,7 @@ def test_every_accessor_attribute_is_covered():
     not a metric's method."""
     import dask.dataframe as dd
 
-    from trunc_accessor.frontends.namespace import accessor_attributes
+    from trunc_accessor.frontends.methods import accessor_attributes
 
     run, _ = ta.load_example()
     classes = [type(run.ir), type(pl.from_pandas(run).ir), type(pl.from_pandas(run).lazy().ir),

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 MODULES = ("stats.significance", "stats.paired", "stats.tukey", "stats.agreement",
            "stats.rbo", "stats.experiment", "stats.report", "plot.curves", "plot.experiment",
-           "metrics.properties", "judges.interrater", "judges.detail",
+           "properties.checker", "judges.interrater", "judges.detail",
            "judges.plot", "judges.leaderboard")
 
 

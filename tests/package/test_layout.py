@@ -2,7 +2,7 @@
 
 The package is built in layers, from the bottom up (``LAYERS``): the base modules (``errors``,
 ``warn``, ``_typing``), ``core`` (frames to a prepared run), ``metrics``, ``engine``, ``io``,
-``stats``, ``plot``, ``judges``, ``fusion``, ``frontends``, and the package's own
+``stats`` and ``properties``, ``plot``, ``judges``, ``fusion``, ``frontends``, and the package's own
 ``__init__``/``__main__`` on top. The rule:
 
 * a module imports modules of its own subpackage and of the layers below it, never above;
@@ -48,7 +48,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("metrics",),
     ("engine",),
     ("io",),
-    ("stats",),
+    ("stats", "properties"),  # siblings: neither imports the other
     ("plot",),
     ("judges",),
     ("fusion",),

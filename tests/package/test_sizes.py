@@ -26,9 +26,6 @@ COMPLEX_FUNCTIONS: dict[tuple[str, str], str] = {
 }
 LONG_MODULES = {
     "trunc_accessor/frontends/_generated.py": "generated: one written-out method per metric",
-    "trunc_accessor/frontends/namespace.py": "the shared tools: one signature and docstring each",
-    "trunc_accessor/core/frames.py": "402 lines: frame checks; number helpers next",
-    "trunc_accessor/core/prepare.py": "403 lines: frames to Prepared, in named steps",
 }
 
 

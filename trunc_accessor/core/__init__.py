@@ -7,6 +7,10 @@
   per-query R and ideal gains, empty rankings for queries a system lacks), filling
   ``prepared`` (the arrays every kernel reads, derived arrays built on first use) and
   ``aspects`` (the subtopic judgments of diversity qrels);
+* ``ordering``: the permutation that puts run rows in ranking order (for ``prepare``, and
+  the fusion of runs);
+* ``numbers``: numbers passed as arguments, checked (lists of grades or scores, whole
+  numbers, ``truncate``'s depths);
 * ``joins``: run rows matched to qids and judgments by 64-bit keys (for ``prepare``);
 * ``notes``: what a call has to say about its input, said once at its end;
 * ``results``: reading per-query result frames back (for the analysis functions).

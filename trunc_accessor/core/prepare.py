@@ -23,7 +23,6 @@ import polars as pl
 
 from trunc_accessor.core.aspects import build_aspects, judged_pairs
 from trunc_accessor.core.columns import SYS
-from trunc_accessor.core.frames import number_list, whole_number
 from trunc_accessor.core.joins import (
     check_duplicates,
     judged_grades,
@@ -33,6 +32,8 @@ from trunc_accessor.core.joins import (
 )
 from trunc_accessor.core.keys import qid_sort_keys
 from trunc_accessor.core.notes import Notes
+from trunc_accessor.core.numbers import number_list, whole_number
+from trunc_accessor.core.ordering import ranking_order
 from trunc_accessor.core.prepared import Prepared, build, empty, score_boundaries
 from trunc_accessor.errors import InputError
 from trunc_accessor.warn import EmptyResultWarning, warn
@@ -208,11 +209,11 @@ def _drop_unscored(run: pl.DataFrame, q_row: np.ndarray, notes: Notes) -> np.nda
 
 def _order_rows(rows: _Rows, run: pl.DataFrame, ties: str,
                 judged_only: bool) -> np.ndarray | None:
-    """Put the rows in ranking order (``_ranking_order``: rank ascending, else score
+    """Put the rows in ranking order (``ranking_order``: rank ascending, else score
     descending; nothing is moved when they are in order already), with ``judged_only`` keep
     only the documents judged with a grade ≥ 0, and return where the tie groups start
     (``ties="average"``; else None). The scores and ranks are then dropped."""
-    order = _ranking_order(run, rows.source, rows.seg, rows.score, rows.rank, ties)
+    order = ranking_order(run, rows.source, rows.seg, rows.score, rows.rank, ties)
     rows.rank = None
     if order is not None:
         rows.take(order)
@@ -267,92 +268,6 @@ def largest_grade(qrels: pl.DataFrame, column: str = "rel") -> float:
     """The largest grade of the qrels (0 when there is none): g_max of graded gains."""
     value = qrels.select(pl.col(column).cast(pl.Float64).max()).item() if qrels.height else None
     return float(value) if value is not None else 0.0
-
-
-def segment_order(seg: np.ndarray, key: np.ndarray, descending: bool = False) -> np.ndarray:
-    """The stable order of rows by segment (integers ≥ 0), then ``key`` ascending (or
-    ``descending``; NaN last either way, -0.0 equal to 0.0). One NumPy sort of 64-bit words
-    holding the segment and the key's leading bits; rows whose words are equal (tied keys,
-    or keys that differ only in the dropped bits) are then ordered by the whole key and
-    their row number."""
-    if len(seg) < 2:
-        return np.arange(len(seg))
-    sign = np.uint64(1 << 63)
-    if key.dtype.kind == "f":  # the floats' order as unsigned words: flip the sign bit of
-        # positive numbers, every bit of negative ones (-0.0 as 0.0)
-        word = (key.astype(np.float64, copy=False) + 0.0).view(np.uint64)
-        flip = (word.view(np.int64) >> 63).view(np.uint64)
-        flip |= sign
-        word ^= flip
-        del flip
-    else:
-        word = key.astype(np.int64).view(np.uint64)
-        word ^= sign
-    if descending:
-        np.invert(word, out=word)
-    if key.dtype.kind == "f":
-        word[np.isnan(key)] = np.iinfo(np.uint64).max
-    shift = np.uint64(max(int(seg.max()), 1).bit_length())
-    packed = seg.astype(np.uint64)
-    packed <<= np.uint64(64) - shift
-    packed |= word >> shift
-    order = np.argsort(packed)
-    packed = packed[order]
-    tie = packed[1:] == packed[:-1]
-    del packed
-    if tie.any():  # each run of equal words by the whole key, then row number
-        tied = np.zeros(len(order), dtype=bool)
-        tied[1:] = tie
-        tied[:-1] |= tie
-        at = np.flatnonzero(tied)
-        run = np.concatenate(([0], np.cumsum(~tie)))[at]
-        rows = order[at]
-        again = (pl.DataFrame({"run": run, "word": word[rows], "row": rows})
-                 .select(pl.arg_sort_by("run", "word", "row")).to_series().to_numpy())
-        order[at] = rows[again]
-    return order
-
-
-def _ranking_order(run: pl.DataFrame, keep, seg, score, rank, ties: str):
-    """The permutation that puts the rows in ranking order, or None when they
-    already are: by segment, then rank ascending (a ``rank`` column), or score descending
-    (stable: equal scores keep their input order), or for ``ties="trec_eval"`` score
-    descending then docid descending as strings (``"trec_eval9"``: scores as float32);
-    ``"score_docid"``: score descending then docid ascending; ``"score_input"``: score
-    descending, equal scores in input order, a rank column ignored."""
-    if len(seg) < 2:
-        return None
-    by_docid = ties in ("trec_eval", "trec_eval9", "score_docid")
-    if ties in ("trec_eval", "trec_eval9"):
-        key = score.astype(np.float32) if ties == "trec_eval9" else score
-        descending = True
-    elif rank is not None and ties not in ("score_docid", "score_input"):
-        key, descending = rank, False
-    else:
-        key, descending = score, True
-    same = seg[1:] == seg[:-1]
-    wrong = key[1:] > key[:-1] if descending else key[1:] < key[:-1]
-    in_order = bool(np.all(seg[1:] >= seg[:-1])) and not np.any(same & wrong)
-    docid = None
-    docid_descending = ties != "score_docid"
-    if by_docid:
-        docid = run["docid"].cast(pl.String)
-        if keep is not None:
-            docid = docid.gather(pl.Series(keep))
-        if in_order:
-            tied = np.flatnonzero(same & (key[1:] == key[:-1]))
-            if tied.size:
-                a, b = docid.gather(pl.Series(tied)), docid.gather(pl.Series(tied + 1))
-                in_order = bool((a > b).all() if docid_descending else (a < b).all())
-    if in_order:
-        return None
-    if docid is None:
-        return segment_order(seg, key, descending)
-    frame = pl.DataFrame({"seg": seg, "key": key, "docid": docid})
-    return (frame.select(pl.arg_sort_by(["seg", "key", "docid"],
-                                        descending=[False, descending, docid_descending],
-                                        maintain_order=True))
-            .to_series().to_numpy())
 
 
 MAX_SINGLE_R = 10 ** 7  # relevant documents outside a single ranking that R= may add

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from trunc_accessor.core.frames import whole_number
+from trunc_accessor.core.numbers import whole_number
 from trunc_accessor.core.prepared import TIES, check_ties
 from trunc_accessor.engine import presets
 from trunc_accessor.errors import InputError, ParameterError

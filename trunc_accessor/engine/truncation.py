@@ -150,7 +150,7 @@ def validated(frame, cols):
 
 def truncate_frame(frame, cols, depth=None, marker=None):
     """The rows of a Polars DataFrame/LazyFrame kept by ``truncate`` (``depth``: int or a
-    frame of keys and one depth column from ``frames.depth_argument``) or
+    frame of keys and one depth column from ``numbers.depth_argument``) or
     ``truncate_at`` (``marker``); the frame's columns and row order are kept."""
     if marker is not None:
         return frame.filter(keep_before_marker(cols.qid, cols.docid, cols.by, cols.has_rank,

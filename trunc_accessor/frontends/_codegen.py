@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from trunc_accessor.frontends.namespace import COMMON, annotation
+from trunc_accessor.frontends.methods import COMMON, annotation
 from trunc_accessor.metrics.docs import method_doc
 from trunc_accessor.metrics.registry import REGISTRY, Metric
 

@@ -104,7 +104,7 @@ from trunc_accessor.frontends._dask_parts import (
     _truncate_part,
 )
 from trunc_accessor.frontends._generated import Accessor
-from trunc_accessor.frontends.namespace import reserve
+from trunc_accessor.frontends.methods import reserve
 
 
 # --------------------------------------------------------------------------- the graph's parts

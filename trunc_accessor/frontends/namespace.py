@@ -1,4 +1,4 @@
-"""The methods every ``.ir`` namespace shares, and the way a metric becomes a method.
+"""The methods every ``.ir`` namespace shares.
 
 ``Namespace`` holds the tools (``evaluate``, ``truncate``, ``cutoff_curve``, ``crp``, ``fuse``,
 …); ``trunc_accessor.frontends._generated.Accessor`` adds one written-out, annotated method per
@@ -12,11 +12,11 @@ queries)``. The public methods here are the frontends' edge: they check the call
 once (``trunc_accessor.engine.options``) and hand the checked ``Options`` down, unchecked
 from there on.
 A metric declared later (``trunc_accessor.metrics.user.define``) is looked up in the
-registry when ``run.ir.NAME`` is asked for, so the metrics layer never reaches up here.
+registry when ``run.ir.NAME`` is asked for, so the metrics layer never reaches up here; how
+a metric becomes a method is ``trunc_accessor.frontends.methods``.
 """
 from __future__ import annotations
 
-import inspect
 import types
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
@@ -30,78 +30,15 @@ from trunc_accessor.core.columns import is_pandas
 from trunc_accessor.engine import options as _options
 from trunc_accessor.engine.options import Options
 from trunc_accessor.errors import InputError, InputTypeError
-from trunc_accessor.metrics.docs import method_doc
+from trunc_accessor.frontends.methods import Resolving, metric_method, reserve, user_metric
 from trunc_accessor.metrics.names import parse_many
-from trunc_accessor.metrics.params import Param
 from trunc_accessor.metrics.parse import parse
-from trunc_accessor.metrics.registry import REGISTRY, Measure, Metric, Named
-from trunc_accessor.metrics.user import reserve_accessor_names
+from trunc_accessor.metrics.registry import REGISTRY, Measure, Named
 
 #: What a metric method returns (pandas: Series; Polars: DataFrame; lazy: LazyFrame; Dask:
 #: a Dask Series), and what the tools return (the frame type of the caller's library).
 Values = TypeVar("Values")
 Out = TypeVar("Out")
-
-#: The keyword-only arguments every metric method takes, with their defaults and annotations.
-COMMON: tuple[tuple[str, object, str], ...] = (
-    ("ties", "average", "str"),
-    ("by", None, "str | Sequence[str] | None"),
-    ("queries", None, "Iterable[Any] | None"),
-    ("relevance_level", 1, "float"),
-    ("judged_only", False, "bool"),
-    ("undefined", "zero", "str"),
-)
-# parameters whose default does not say their type (None: a number or None, elsewhere)
-_BY_NAME = {"k": "int | None", "depth": "int | None", "collection_size": "int",
-            "gains": "str | Mapping[float, float] | None", "recalls": "Sequence[float]"}
-
-
-def annotation(p: Param) -> str:
-    """The annotation of a metric parameter: by its name where the default does not say the
-    type (``gains``, ``recalls``, the cut-offs), else from its default (None: a number or
-    None)."""
-    if p.name in _BY_NAME and (p.default is None or p.name != "depth"):
-        return _BY_NAME[p.name]
-    if p.name == "depth":
-        return "int"
-    if p.default is None:
-        return "float | None"
-    if isinstance(p.default, bool):
-        return "bool"
-    return {int: "int", float: "float", str: "str", tuple: "Sequence[float]"}.get(
-        type(p.default), "Any")
-
-
-def _metric_method(metric: Metric) -> Callable[..., Any]:
-    """The method of a metric declared at run time (the built-in ones are written out in
-    ``trunc_accessor.frontends._generated``), with the same signature."""
-    kind = inspect.Parameter
-    params = [kind("self", kind.POSITIONAL_OR_KEYWORD),
-              kind("qrels", kind.POSITIONAL_OR_KEYWORD, annotation="Frame")]
-    params += [kind(p.name, kind.POSITIONAL_OR_KEYWORD, default=p.default,
-                    annotation=annotation(p)) for p in metric.params]
-    params += [kind(n, kind.KEYWORD_ONLY, default=d, annotation=a) for n, d, a in COMMON]
-    signature = inspect.Signature(params, return_annotation="Values")
-
-    def method(self: Namespace[Any, Any], *args: Any, **kwargs: Any) -> Any:
-        bound = signature.bind(self, *args, **kwargs)
-        bound.apply_defaults()
-        a = dict(bound.arguments)
-        a.pop("self")
-        qrels = a.pop("qrels")
-        common = {n: a.pop(n) for n, _, _ in COMMON}
-        return self._metric(metric.name, a, qrels, **common)
-
-    method.__signature__ = signature  # type: ignore[attr-defined]
-    method.__name__ = method.__qualname__ = metric.name
-    method.__doc__ = method_doc(metric)
-    return method
-
-
-def _user_metric(name: str) -> Metric | None:
-    metric = REGISTRY.get(name)
-    return metric if metric is not None and metric.user else None
-
 
 class Frontend(Protocol):
     """What a frontend class provides under the shared methods of ``Namespace``: the run's
@@ -127,19 +64,7 @@ class Frontend(Protocol):
         """Twist's CRP curves (``kind="curve"``) or their archetypes (``"archetype"``)."""
 
 
-class _Resolving(type):
-    """The namespace classes' metaclass: ``pd.DataFrame.ir.NAME`` (on the class) finds a
-    metric declared at run time, as ``run.ir.NAME`` does on an instance."""
-
-    if not TYPE_CHECKING:  # type checkers see the written-out methods only
-        def __getattr__(cls, name):
-            metric = _user_metric(name) if not name.startswith("_") else None
-            if metric is None:
-                raise AttributeError(f"type object {cls.__name__!r} has no attribute {name!r}")
-            return _metric_method(metric)
-
-
-class Namespace(Generic[Values, Out], metaclass=_Resolving):
+class Namespace(Generic[Values, Out], metaclass=Resolving):
     """The ``.ir`` methods shared by every frontend (see the module doc)."""
 
     _frame: Any
@@ -163,11 +88,11 @@ class Namespace(Generic[Values, Out], metaclass=_Resolving):
         def __getattr__(self, name):
             """``run.ir.NAME`` of a metric declared at run time (looked up on every call, so
             a metric declared again, or unregistered, is seen at once)."""
-            metric = _user_metric(name) if not name.startswith("_") else None
+            metric = user_metric(name) if not name.startswith("_") else None
             if metric is None:
                 raise AttributeError(f"{type(self).__name__!r} object has no attribute "
                                      f"{name!r}")
-            return types.MethodType(_metric_method(metric), self)
+            return types.MethodType(metric_method(metric), self)
 
     def evaluate(self, qrels: Frame, metrics: Metrics, *, ties: str | None = None,
                  by: str | Sequence[str] | None = None, queries: Iterable[Any] | None = None,
@@ -464,21 +389,6 @@ def _with_frame(accessor, frame):
 def _measure(metric, params: dict):
     m = parse(metric)
     return m.metric.measure(**{**m.kwargs, **params}) if params else m
-
-
-def reserve(cls: type) -> type:
-    """Tell the metrics layer the names of ``cls``'s attributes that are not metrics: a
-    metric declared later may not take one of them."""
-    reserve_accessor_names(set(dir(cls)) - set(REGISTRY))
-    return cls
-
-
-def accessor_attributes() -> set[str]:
-    """Every attribute of the accessor classes (pandas, Polars eager and lazy, Dask) that is
-    not a metric's method: the names a metric of one's own may not take."""
-    from trunc_accessor.metrics.user import accessor_names
-
-    return accessor_names()
 
 
 reserve(Namespace)

@@ -4,11 +4,11 @@ from __future__ import annotations
 import pandas as pd
 
 from trunc_accessor.core import columns as _columns
-from trunc_accessor.core import frames
+from trunc_accessor.core import frames, numbers
 from trunc_accessor.engine import evaluation as engine
 from trunc_accessor.engine import truncation
 from trunc_accessor.frontends._generated import Accessor
-from trunc_accessor.frontends.namespace import reserve
+from trunc_accessor.frontends.methods import reserve
 
 
 @pd.api.extensions.register_dataframe_accessor("ir")
@@ -35,7 +35,7 @@ class PandasIR(Accessor[pd.Series, pd.DataFrame]):
         _columns.check_run_schema(run.schema, cols)
         truncation.check_order_values(run, cols)
         if marker is None:
-            depth = frames.depth_argument(depth, cols, run.schema,
+            depth = numbers.depth_argument(depth, cols, run.schema,
                                           _columns.fresh_name(run.columns, "__depth"))
         else:
             truncation.check_marker(marker, run.schema[cols.docid], cols.docid)

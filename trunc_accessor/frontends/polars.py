@@ -12,13 +12,13 @@ from __future__ import annotations
 import polars as pl
 
 from trunc_accessor.core import columns as _columns
-from trunc_accessor.core import frames
+from trunc_accessor.core import frames, numbers
 from trunc_accessor.core import keys as _keys
 from trunc_accessor.engine import batches, truncation
 from trunc_accessor.engine import evaluation as engine
 from trunc_accessor.engine.options import Options
 from trunc_accessor.frontends._generated import Accessor
-from trunc_accessor.frontends.namespace import reserve
+from trunc_accessor.frontends.methods import reserve
 
 
 def _answer(run, qrels, named, options: Options, *, by, queries, batch=None) -> pl.DataFrame:
@@ -41,7 +41,7 @@ class _Truncate:
                   else self._frame.schema)
         _columns.check_run_schema(schema, cols)
         if marker is None:
-            depth = frames.depth_argument(depth, cols, schema,
+            depth = numbers.depth_argument(depth, cols, schema,
                                           _columns.fresh_name(schema.names(), "__depth"))
         else:
             truncation.check_marker(marker, schema[cols.docid], cols.docid)

@@ -37,11 +37,11 @@ from typing import Any
 import polars as pl
 
 from trunc_accessor import metrics as _metrics  # noqa: F401  (registers the metrics)
-from trunc_accessor.core.frames import number_list
+from trunc_accessor.core.numbers import number_list
 from trunc_accessor.core.prepare import prepare_single
 from trunc_accessor.engine import options as _options
 from trunc_accessor.engine.options import apply_undefined
-from trunc_accessor.frontends.namespace import annotation
+from trunc_accessor.frontends.methods import annotation
 from trunc_accessor.metrics.registry import REGISTRY, Metric
 from trunc_accessor.warn import EmptyRunWarning
 

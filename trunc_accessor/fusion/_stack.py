@@ -17,11 +17,11 @@ import numpy as np
 import polars as pl
 
 from trunc_accessor.core import columns as _columns
-from trunc_accessor.core import frames
+from trunc_accessor.core import frames, numbers
 from trunc_accessor.core import keys as _keys
 from trunc_accessor.core.columns import SYS
 from trunc_accessor.core.keys import _key_kind, key_dtype, qid_sort_keys
-from trunc_accessor.core.prepare import _ranking_order, segment_order
+from trunc_accessor.core.ordering import ranking_order, segment_order
 from trunc_accessor.core.prepared import _groups, _positions, score_boundaries
 from trunc_accessor.errors import InputError, InputTypeError
 
@@ -310,7 +310,7 @@ def stack(src: Source, ties: str, *, finite: bool = False) -> Stack:
     seg = sys_code * n_q
     seg += q
     del sys_code, q
-    order = _ranking_order(frame.select("docid"), None, seg, score, rank, ties)
+    order = ranking_order(frame.select("docid"), None, seg, score, rank, ties)
     if order is not None:
         seg, cand, score = seg[order], cand[order], score[order]
     offsets, pos = _positions(seg, n_runs * n_q)
@@ -358,7 +358,7 @@ def as_library(frame: pl.DataFrame, library: str):
 def check_depth(depth):
     if depth is None:
         return None
-    return frames.whole_number(depth, "depth", minimum=1)
+    return numbers.whole_number(depth, "depth", minimum=1)
 
 
 def check_runs_type(runs) -> None:

@@ -12,7 +12,7 @@ import numpy as np
 import polars as pl
 
 from trunc_accessor._typing import Frame, Runs
-from trunc_accessor.core import frames
+from trunc_accessor.core import numbers
 from trunc_accessor.engine import batches
 from trunc_accessor.errors import InputError, ParameterError
 from trunc_accessor.fusion import _stack
@@ -57,7 +57,7 @@ MAX_SEGMENTS = 10 ** 6  # ProbFuse's model holds this many probabilities per run
 
 def _segments(value) -> int:
     """ProbFuse's ``n_segments``: a whole number in [1, MAX_SEGMENTS]."""
-    x = frames.whole_number(value, "n_segments", 1)
+    x = numbers.whole_number(value, "n_segments", 1)
     if x > MAX_SEGMENTS:
         raise ParameterError(
             f"n_segments must be a whole number ≤ {MAX_SEGMENTS:,} (the model holds "
@@ -71,7 +71,7 @@ _CHECKS = {
     "phi": lambda v: _real("phi", v, 0, 1),
     "gamma": lambda v: _real("gamma", v),
     "sigma": lambda v: _real("sigma", v, 0, 1),
-    "w": lambda v: frames.whole_number(v, "w", 0),
+    "w": lambda v: numbers.whole_number(v, "w", 0),
     "n_segments": lambda v: _segments(v),
 }
 

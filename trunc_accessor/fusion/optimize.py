@@ -21,7 +21,7 @@ import numpy as np
 import polars as pl
 
 from trunc_accessor._typing import Frame, Runs
-from trunc_accessor.core import frames
+from trunc_accessor.core import frames, numbers
 from trunc_accessor.errors import InputError, ParameterError
 from trunc_accessor.fusion._stack import check_runs_type, fused_frame, source
 from trunc_accessor.fusion.learn import Judged, hits, mean_metric, qrels_frame
@@ -241,7 +241,7 @@ def optimize_fusion(runs: Runs, qrels: Frame, method: str, norm: str | None = "m
     check_per_run_forms(fixed, ordered)
     _check_grid(m, grid, step, ordered)
     if folds is not None:
-        folds = frames.whole_number(folds, "folds", 2)
+        folds = numbers.whole_number(folds, "folds", 2)
     src = source(runs, by)
     st, tab = _table(src, norm, ties)
     fixed = as_mapping(fixed, st.names)
@@ -339,7 +339,7 @@ def _cross_validate(searcher: _Search, all_q: pl.Series, folds, seed, label: str
                     ) -> _CrossValidation:
     """k-fold cross-validation over the judged queries (split at random by ``seed``): for
     each fold, search on the others, fuse the fold with the chosen point and score it."""
-    k = frames.whole_number(folds, "folds", 2)
+    k = numbers.whole_number(folds, "folds", 2)
     if k > len(all_q):
         raise ParameterError(f"folds={k} is more than the {len(all_q)} judged queries")
     cv = _CrossValidation([], [], [], [])

@@ -297,6 +297,7 @@ def test_frame_shape_and_docstring():
     assert all(isinstance(s, str) and s for s in res["space"])
     assert "no counterexample" in " ".join(properties.check.__doc__.split())  # as wrapped
     assert "no counterexample in" in " ".join(properties.__doc__.split())
+    assert "no counterexample in" in " ".join(properties.checker.__doc__.split())
 
 
 def test_params_spellings_agree():
@@ -346,22 +347,41 @@ def test_table():
 
 
 def test_one_evaluate_call_per_space(monkeypatch):
-    """Scoring is vectorised: one evaluate call for the binary space and one for the graded
-    one, whatever the number of candidates."""
-    acc = type(pl.DataFrame({"a": [1]}).ir)
+    """Scoring is vectorised: one call of the evaluation engine for the binary space and one
+    for the graded one, whatever the number of candidates."""
+    from trunc_accessor.properties import search
     calls = []
-    original = acc.evaluate
+    original = search.compute
 
-    def counting(self, *a, **k):
-        calls.append(k.get("ties"))
-        return original(self, *a, **k)
+    def counting(*a, **k):
+        calls.append(a[3].ties)
+        return original(*a, **k)
 
-    monkeypatch.setattr(acc, "evaluate", counting)
+    monkeypatch.setattr(search, "compute", counting)
     properties.check("ndcg", **KW)
     assert calls == ["first", "first"]
     calls.clear()
     properties.check("ndcg", top_grade=1, **KW)
     assert calls == ["first"]
+
+
+def test_the_checker_scores_through_the_engine_not_a_frontend():
+    """The checker sits on its own floor above the engine and scores its candidates with
+    ``trunc_accessor.engine.evaluation.compute``: no ``.ir`` accessor (a frontend, above
+    it) is called."""
+    acc = type(pl.DataFrame({"a": [1]}).ir)
+    original = acc.evaluate
+    calls = []
+
+    def counting(self, *a, **k):
+        calls.append(1)
+        return original(self, *a, **k)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(acc, "evaluate", counting)
+        properties.check("ndcg", **KW)
+    assert calls == []
+    assert properties.check.__module__ == "trunc_accessor.properties.checker"
 
 
 def test_empty_ranking_is_a_candidate():

@@ -1,8 +1,8 @@
-"""The search behind the formal-property checker (``trunc_accessor.metrics.properties``):
-the candidate spaces (rankings judged against collections, each one query, scored in one
-``evaluate`` call), the comparisons of pairs of candidates, and one search per property of
-Amigó, Mizzaro & Spina (SIGIR 2022, §2), each returning (holds, counterexample, witness,
-what was searched)."""
+"""The search behind the formal-property checker (``trunc_accessor.properties.checker``):
+the candidate spaces (rankings judged against collections, each one query, all scored in one
+call of the evaluation engine, ``trunc_accessor.engine.evaluation.compute``), the comparisons
+of pairs of candidates, and one search per property of Amigó, Mizzaro & Spina (SIGIR 2022,
+§2), each returning (holds, counterexample, witness, what was searched)."""
 from __future__ import annotations
 
 import itertools
@@ -13,7 +13,13 @@ from collections.abc import Iterable
 import numpy as np
 import polars as pl
 
-from trunc_accessor.metrics.registry import Measure
+from trunc_accessor.engine.evaluation import compute
+from trunc_accessor.engine.options import Options
+from trunc_accessor.metrics.registry import Measure, Named
+
+# every candidate ranked in the order written (its scores strictly decrease, so no tie), and
+# a metric's undefined values kept as NaN: the comparisons skip them
+OPTIONS = Options(ties="first", undefined="nan")
 
 
 def _s(r) -> str:
@@ -45,7 +51,7 @@ class _Space:
         return self.add(ranking, rest.elements())
 
     def score(self, measure: Measure) -> np.ndarray:
-        """Every candidate scored in one ``evaluate`` call (ties="first")."""
+        """Every candidate scored in one ``compute`` call (ties="first")."""
         if self.values is not None and len(self.values) == len(self.keys):
             return self.values
         q_run, doc_run, score, q_rel, doc_rel, rel = [], [], [], [], [], []
@@ -70,12 +76,10 @@ class _Space:
             raise AssertionError("the space must hold its top grade")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            res = run.ir.evaluate(  # type: ignore[attr-defined]  # the .ir namespace
-                qrels, [measure], ties="first", undefined="nan",
-                                  queries=list(range(len(self.keys))))
-        col = next(c for c in res.columns if c != "qid")
+            keys, scored, cols = compute(run, qrels, [Named(measure.label, measure)], OPTIONS,
+                                         queries=list(range(len(self.keys))))
         values = np.full(len(self.keys), np.nan)
-        values[res["qid"].to_numpy()] = res[col].cast(pl.Float64).fill_null(np.nan).to_numpy()
+        values[keys[cols.run_qid].to_numpy()] = np.asarray(scored[measure.label], dtype=float)
         self.values = values
         return values
 

@@ -4,9 +4,9 @@
 every length up to ``max_length``, the empty one included) and collections, and reports for
 each property whether a counterexample exists there. **"holds" means "no counterexample in
 the space searched", not a proof**; the ``space`` column says what was searched. Every
-candidate of a space is one query (qid) of one run frame, scored in a single
-``frame.ir.evaluate(qrels, [measure], ties="first", queries=...)`` call; the pairs a property
-compares are then compared with NumPy.
+candidate of a space is one query (qid) of one run frame, scored in a single call of the
+evaluation engine (``trunc_accessor.engine.evaluation.compute``, ``ties="first"``); the pairs
+a property compares are then compared with NumPy.
 
 The properties, as read here (``M`` the metric, 1 a relevant and 0 a non-relevant document,
 ``0^n`` n non-relevant documents; both sides of a comparison are always scored against the
@@ -88,7 +88,8 @@ import pandas as pd
 from trunc_accessor.errors import ParameterError
 from trunc_accessor.metrics.params import is_real
 from trunc_accessor.metrics.parse import parse
-from trunc_accessor.metrics.property_search import (
+from trunc_accessor.metrics.registry import Measure, get_metric
+from trunc_accessor.properties.search import (
     _confidence,
     _deepness,
     _priority,
@@ -99,7 +100,6 @@ from trunc_accessor.metrics.property_search import (
     _Space,
     _top_weightedness,
 )
-from trunc_accessor.metrics.registry import Measure, get_metric
 
 __all__ = ["PROPERTIES", "check", "table"]
 
