@@ -18,7 +18,7 @@ from trunc_accessor.metrics.registry import REGISTRY, register, unregister
 BUILTIN = sorted(name for name, m in REGISTRY.items() if not m.user)
 # ir_measures' RBP without rel= is trectools' reading (the grades as gains, trectools_rbp):
 # the library's rbp is ir_measures' RBP with a relevance level
-IRM_SPEC = {"RBP": "RBP(rel=1)"}
+IRM_FORMS = {"RBP": "RBP(rel=1)"}
 
 
 def _one(spec, trec=False):
@@ -36,7 +36,7 @@ def test_every_declared_dialect_name_parses_to_its_metric(name):
     for s in metric.ir_measures:
         at = s.at if s.at in own else None
         value = 0.5 if at == "recall" else 5
-        spec = IRM_SPEC.get(s.name, s.name) + (f"@{value}" if at else "")
+        spec = IRM_FORMS.get(s.name, s.name) + (f"@{value}" if at else "")
         named = _one(spec)
         want = metric.measure(**dict(s.fixed), **({at: value} if at else {}))
         assert named.measure is not None
