@@ -54,6 +54,10 @@ def _integer(s: pd.Series) -> pd.Series:
     return s.astype(np.int64)
 
 
+def _int_category(s: pd.Series) -> pd.Series:
+    return s.astype(np.int64).astype("category")
+
+
 PANDAS_LAYOUTS = {
     "object": lambda s: s.astype(object),
     "category": lambda s: s.astype("category"),
@@ -100,17 +104,18 @@ def test_pandas_string_layouts_give_the_arrow_string_values(layout):
 
 
 @pytest.mark.parametrize("layout", ["int qid and docid", "int qid, string docid",
-                                    "int docid, category qid"])
+                                    "int docid, category qid", "category of integers"])
 def test_pandas_integer_layouts_give_the_arrow_string_values(layout):
     ref = _reference()
     run, qrels = _content()
     qid, docid = {"int qid and docid": (_integer, _integer),
                   "int qid, string docid": (_integer, lambda s: s.astype(object)),
-                  "int docid, category qid": (lambda s: s.astype("category"), _integer)}[layout]
+                  "int docid, category qid": (lambda s: s.astype("category"), _integer),
+                  "category of integers": (_int_category, _int_category)}[layout]
     out, identifier = _evaluate(_as(run, qid, docid), _as(qrels, qid, docid))
     assert not identifier
     _same_values(out, ref)
-    if qid is _integer:
+    if qid in (_integer, _int_category):
         assert out.index.dtype == np.int64
     else:
         assert out.index.dtype == ref.index.dtype
