@@ -123,9 +123,17 @@ def to_polars(frame, columns: Sequence[str], label: str = "frame",
     """Select `columns` of a pandas or Polars frame as a Polars frame (never a view that
     could write back to the user's frame). ``keys``: the identifier columns among them (a
     pandas ``category`` one comes as the values of its categories, not as a Polars
-    ``Categorical``: ids are compared as strings or integers)."""
+    ``Categorical``: ids are compared as strings or integers; a Polars ``Categorical`` or
+    ``Enum`` one comes as strings, for the same reason and because every read of a frame's
+    schema builds its Enum type anew, a pass over all its categories)."""
     if isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
-        return frame.select(list(columns))
+        out = frame.select(list(columns))
+        if keys:
+            import polars.selectors as cs
+
+            categories = cs.by_name(*keys) & (cs.categorical() | cs.enum())
+            out = out.with_columns(categories.cast(pl.String))
+        return out
     if is_pandas(frame):
         sub = frame.loc[:, list(columns)]
         # positional names through Arrow (it renames some, e.g. an empty first name)
