@@ -180,3 +180,44 @@ def test_object_ids_of_several_types_are_an_error_naming_the_column():
     run.loc[3, "docid"] = 7
     with pytest.raises(InputError, match="run column 'docid' holds values of several types"):
         run.ir.evaluate(qrels, METRICS)
+
+
+def test_category_and_polars_categorical_ids_come_to_the_engine_as_their_values():
+    """Only the distinct values of a category id column are converted (its codes gather
+    them): no Polars Categorical is built, and an Enum becomes strings without reading
+    its type; other columns keep Arrow's types."""
+    from trunc_accessor.core.frames import to_polars
+
+    frame = pd.DataFrame({"qid": pd.Series(["2", "1", None, "2"], dtype="category"),
+                          "docid": pd.Series([7, 5, 5, 7]).astype("category"),
+                          "tag": pd.Series(["a", "b", "a", "b"], dtype="category")})
+    out = to_polars(frame, ["qid", "docid", "tag"], "run", keys=("qid", "docid"))
+    assert [out.schema[c] for c in ("qid", "docid")] == [pl.String, pl.Int64]
+    assert out.schema["tag"] == pl.Categorical  # not an id column: as Arrow reads it
+    assert out["qid"].to_list() == ["2", "1", None, "2"]
+    assert out["docid"].to_list() == [7, 5, 5, 7]
+    polars = pl.DataFrame({"qid": ["2", "1"], "docid": ["b", "a"], "tag": ["x", "y"]}).with_columns(
+        pl.col("qid").cast(pl.Enum(["1", "2"])), pl.col("docid", "tag").cast(pl.Categorical))
+    out = to_polars(polars, ["qid", "docid", "tag"], "run", keys=("qid", "docid"))
+    assert [out.schema[c] for c in ("qid", "docid")] == [pl.String, pl.String]
+    assert out.schema["tag"] == pl.Categorical
+    assert out.rows() == [("2", "b", "x"), ("1", "a", "y")]
+
+
+@pytest.mark.parametrize("values", [[b"7", b"8"], ["7", 8], ["7", b"8"], [None, "7"],
+                                    [np.str_("7"), "8"]])
+def test_object_ids_that_are_not_all_strings_keep_arrow_s_reading(values):
+    """Python strings go straight to Polars; anything else (bytes, mixed types) is read as
+    Arrow reads it, with its errors."""
+    from trunc_accessor.core.frames import to_polars
+
+    frame = pd.DataFrame({"docid": pd.Series(values, dtype=object)})
+    try:
+        expected = pl.from_pandas(frame)
+    except Exception:  # noqa: BLE001 - Arrow refuses: so must we, naming the column
+        with pytest.raises(InputError, match="run column 'docid'"):
+            to_polars(frame, ["docid"], "run", keys=("docid",))
+        return
+    out = to_polars(frame, ["docid"], "run", keys=("docid",))
+    assert out.schema == expected.schema
+    assert out.rows() == expected.rows()

@@ -78,8 +78,10 @@ def _pandas_column(column, name: str, key: bool = False) -> pl.Series:
     if key and getattr(dtype, "name", None) == "category":
         return _category_column(column, name)
     strings = _python_strings(column)
-    if strings is not None:
-        try:  # strict: a value that is not a string (or None) refuses, Arrow's rules follow
+    # led by a string, Polars' strict reading refuses any later value that is not a string
+    # or None (all bytes it would read as text: those go to Arrow, which keeps them binary)
+    if strings is not None and len(strings) and isinstance(strings[0], str):
+        try:  # a refusal leaves the column to Arrow's rules (and errors)
             return pl.Series(name, strings, dtype=pl.String)
         except Exception:  # noqa: BLE001, S110 - Polars raises several kinds; Arrow decides
             pass
