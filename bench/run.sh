@@ -21,6 +21,8 @@
 #               MALLOC_MMAP_THRESHOLD_/MALLOC_TRIM_THRESHOLD_; Polars' jemalloc: _RJEM_MALLOC_CONF
 #               without decay), so repeats reuse pages the host has backed and the timings
 #               measure the libraries' own work (see BENCHMARKS.md, "First touch"); default 0
+#   LAYOUTS     1 (default): also time ours against pytrec_eval per identifier layout
+#               (bench/layouts.py, into $OUT/layouts.md); 0 skips
 #   TRUNC_ACCESSOR_REF  a git ref (e.g. HEAD, a commit): benchmark that commit's
 #               trunc_accessor/ (a `git archive` snapshot put first on PYTHONPATH) instead of
 #               the installed/working-tree one, so edits made meanwhile do not leak in
@@ -112,4 +114,9 @@ echo "[bench] $SIZE: entries '$ENTRIES' + trunc_accessor; metrics $METRICS; repe
     --plugin "$PLUGIN:floor_polars" \
     --plugin "$PLUGIN:floor_pandas" \
     "${EXTRA_PLUGINS[@]}"
+if [[ "${LAYOUTS:-1}" != 0 ]]; then
+    echo "[bench] per identifier layout (pandas object/category/string[python]/int ids, Polars Categorical/Enum): ours vs pytrec_eval"
+    "$PYTHON" "$ROOT/bench/layouts.py" "$DATA" --repeats "$REPEATS" --peers "$PEERS_DIR" \
+        | tee "$OUT/layouts.md"
+fi
 echo "[bench] results: $OUT/results.md"

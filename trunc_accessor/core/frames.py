@@ -65,28 +65,83 @@ def _pandas_column_error(sub, label: str, error: Exception) -> InputError:
     return InputError(f"{label} cannot be converted: {error}")
 
 
-def _pandas_column(column, name: str) -> pl.Series:
+def _pandas_column(column, name: str, key: bool = False) -> pl.Series:
     """One pandas column as a Polars Series: a NumPy number column without a copy (Polars
-    never writes into it), anything else through Arrow (``pl.from_pandas``)."""
+    never writes into it), Python strings straight into Polars strings, the categories of
+    a ``category`` id column (``key``) gathered by its codes (``_category_column``),
+    anything else through Arrow (``pl.from_pandas``)."""
     dtype = column.dtype
     if isinstance(dtype, np.dtype) and dtype.kind in "iuf" and column.ndim == 1:
         values = column.to_numpy(copy=False)
         if values.flags.c_contiguous:
             return pl.Series(name, values)
+    if key and getattr(dtype, "name", None) == "category":
+        return _category_column(column, name)
+    strings = _python_strings(column)
+    # led by a string, Polars' strict reading refuses any later value that is not a string
+    # or None (all bytes it would read as text: those go to Arrow, which keeps them binary)
+    if strings is not None and len(strings) and isinstance(strings[0], str):
+        try:  # a refusal leaves the column to Arrow's rules (and errors)
+            return pl.Series(name, strings, dtype=pl.String)
+        except Exception:  # noqa: BLE001, S110 - Polars raises several kinds; Arrow decides
+            pass
     return cast(pl.Series, pl.from_pandas(column)).alias(name)
 
 
-def to_polars(frame, columns: Sequence[str], label: str = "frame") -> pl.DataFrame | pl.LazyFrame:
+def _python_strings(column) -> np.ndarray | None:
+    """The Python objects of an ``object`` or ``string[python]`` column, which Polars turns
+    into strings in one pass (Arrow's conversion first scans every object for a missing
+    value, then copies it: twice the time)."""
+    dtype = column.dtype
+    if dtype == object:  # noqa: E721 - a dtype equals object
+        return column.to_numpy(copy=False)
+    if getattr(dtype, "storage", None) == "python" and getattr(dtype, "name", "") in (
+            "string", "str"):
+        # its own objects, no copy (a missing value, pd.NA or NaN, refuses: Arrow decides)
+        return np.asarray(column.array, dtype=object)
+    return None
+
+
+def _category_column(column, name: str) -> pl.Series:
+    """A pandas ``category`` id column as its categories' values (strings or integers, as
+    ``pl.from_pandas`` gives them) gathered by its codes, a missing value (code -1) as
+    null: only the distinct values are converted, and no Polars ``Categorical`` is built
+    (the engine compares ids as strings or integers, never as categories)."""
+    import pandas as pd
+
+    categories = column.cat.categories
+    if not len(categories):  # no value at all: typed as Arrow types it (e.g. Null)
+        return cast(pl.Series, pl.from_pandas(column)).alias(name)
+    values = _pandas_column(pd.Series(categories), name)
+    codes = column.cat.codes.to_numpy()
+    index = pl.Series(name, codes, dtype=pl.Int64)
+    if len(codes) and codes.min() < 0:
+        index = index.to_frame().select(pl.when(pl.col(name) >= 0).then(pl.col(name)))[name]
+    return values.gather(index)
+
+
+def to_polars(frame, columns: Sequence[str], label: str = "frame",
+              keys: Sequence[str] = ()) -> pl.DataFrame | pl.LazyFrame:
     """Select `columns` of a pandas or Polars frame as a Polars frame (never a view that
-    could write back to the user's frame)."""
+    could write back to the user's frame). ``keys``: the identifier columns among them (a
+    pandas ``category`` one comes as the values of its categories, not as a Polars
+    ``Categorical``: ids are compared as strings or integers; a Polars ``Categorical`` or
+    ``Enum`` one comes as strings, for the same reason and because every read of a frame's
+    schema builds its Enum type anew, a pass over all its categories)."""
     if isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
-        return frame.select(list(columns))
+        out = frame.select(list(columns))
+        if keys:
+            import polars.selectors as cs
+
+            categories = cs.by_name(*keys) & (cs.categorical() | cs.enum())
+            out = out.with_columns(categories.cast(pl.String))
+        return out
     if is_pandas(frame):
         sub = frame.loc[:, list(columns)]
         # positional names through Arrow (it renames some, e.g. an empty first name)
         plain = sub.set_axis([f"c{i}" for i in range(len(columns))], axis=1)
         try:
-            out = pl.DataFrame([_pandas_column(plain.iloc[:, i], c)
+            out = pl.DataFrame([_pandas_column(plain.iloc[:, i], c, columns[i] in keys)
                                 for i, c in enumerate(plain.columns)])
         except Exception as e:  # noqa: BLE001 - Arrow raises many kinds; we name the column
             raise _pandas_column_error(sub, label, e) from None

@@ -118,7 +118,8 @@ def batched(run: pl.LazyFrame, qrels, call: Callable, *, by=None, queries=None,
     cols = engine.columns_of(run, qrels, by)
     hint = None if cols.by else _columns.likely_system_column(run, engine.run_columns(cols))
     run = run.select(engine.run_columns(cols))
-    q = engine._eager(frames.to_polars(qrels, engine.qrels_columns(cols), "qrels"))
+    q = engine._eager(frames.to_polars(qrels, engine.qrels_columns(cols), "qrels",
+                                       (cols.qrels_qid, cols.qrels_docid)))
     queries_s = _keys.queries_series(queries)
     run_schema = run.collect_schema()
     _keys.check_schema(run_schema, q.schema, cols)

@@ -75,8 +75,9 @@ def prepare_call(run, qrels, *, by=None, queries=None, ties="average", labels=()
     (``prepared.PRESET_ORDERS``)."""
     cols = columns_of(run, qrels, by)
     _columns.check_output_names(cols.by, cols.run_qid, labels)
-    r = _eager(frames.to_polars(run, run_columns(cols), "run"))
-    q = _eager(frames.to_polars(qrels, qrels_columns(cols), "qrels"))
+    r = _eager(frames.to_polars(run, run_columns(cols), "run", (cols.run_qid, cols.run_docid)))
+    q = _eager(frames.to_polars(qrels, qrels_columns(cols), "qrels",
+                                (cols.qrels_qid, cols.qrels_docid)))
     if negative_as_zero and q.schema[cols.rel].is_numeric():
         q = q.with_columns(pl.when(pl.col(cols.rel) < 0).then(0).otherwise(pl.col(cols.rel))
                            .cast(q.schema[cols.rel]).alias(cols.rel))
