@@ -133,7 +133,8 @@ def to_polars(frame, columns: Sequence[str], label: str = "frame",
         if keys:
             import polars.selectors as cs
 
-            categories = cs.by_name(*keys) & (cs.categorical() | cs.enum())
+            # (by_dtype(pl.Enum), not cs.enum(): Polars 1.30 has no enum selector)
+            categories = cs.by_name(*keys) & (cs.categorical() | cs.by_dtype(pl.Enum))
             out = out.with_columns(categories.cast(pl.String))
         return out
     if is_pandas(frame):
