@@ -1,8 +1,10 @@
 """Ours against pytrec_eval per identifier layout (issue 31): the same run and qrels, their
 qid and docid columns handed in as pandas Arrow strings, ``string[pyarrow]``, object
-strings, ``category``, ``string[python]``, integers, integer qid with string docid, and
-as Polars String, ``Categorical`` and ``Enum``. Each layout's values must equal the
-Arrow-string call's exactly (checked); each time is the best of ``--repeats`` calls.
+strings (one object per row, as ``astype(object)`` makes them, and one object per distinct
+value, as pandas 2's ``read_csv`` and ``read_parquet`` give them), ``category``,
+``string[python]``, integers, integer qid with string docid, and as Polars String,
+``Categorical`` and ``Enum``. Each layout's values must equal the Arrow-string call's
+exactly (checked); each time is the best of ``--repeats`` calls.
 
 pytrec_eval gets the same pandas frames, its dicts built as ``peers.py`` builds them
 (``df_to_dict_of_dict``, timed with the call); integer ids are made strings first
@@ -33,10 +35,16 @@ def _pandas_layouts(np, pd) -> dict:
     def kind(dtype):
         return lambda s: s.astype(dtype)
 
+    def one_object_per_value(s):  # as pandas 2's read_csv and read_parquet give strings
+        codes, uniques = pd.factorize(s.astype(object))
+        return pd.Series(np.asarray(uniques, dtype=object)[codes], index=s.index, dtype=object)
+
     return {
         "pandas Arrow strings (str)": (kind(str), kind(str)),
         "pandas string[pyarrow]": (kind("string[pyarrow]"), kind("string[pyarrow]")),
         "pandas object strings": (kind(object), kind(object)),
+        "pandas object strings, one object per value": (one_object_per_value,
+                                                        one_object_per_value),
         "pandas category": (kind("category"), kind("category")),
         "pandas string[python]": (kind("string[python]"), kind("string[python]")),
         "pandas int qid and docid": (integer, integer),

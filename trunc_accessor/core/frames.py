@@ -20,7 +20,6 @@ no judged document at all, one ``IdentifierWarning`` says so
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
 
 import numpy as np
 import polars as pl
@@ -31,11 +30,11 @@ from trunc_accessor.core.columns import (
     is_pandas,
     resolve_run_columns,
 )
+from trunc_accessor.core.from_pandas import pandas_column, pandas_column_error
 from trunc_accessor.core.keys import (
     Canonical,
     KeyTypes,
     _check_float_ids,
-    _describe_types,
     _row_label,
     _where,
     check_schema,
@@ -49,77 +48,6 @@ from trunc_accessor.errors import InputError, InputTypeError
 
 
 # --------------------------------------------------------------------------- to Polars
-def _pandas_column_error(sub, label: str, error: Exception) -> InputError:
-    """The column of a pandas frame that Arrow cannot convert, and why."""
-    for i, c in enumerate(sub.columns):
-        try:
-            pl.from_pandas(sub.iloc[:, [i]].set_axis(["c"], axis=1), include_index=False)
-        except Exception:  # noqa: BLE001 - any conversion failure is reported below
-            col = sub.iloc[:, i]
-            if col.dtype == object:
-                return InputError(
-                    f"{label} column {c!r} holds values of several types "
-                    f"({_describe_types(col.head(100_000))}): give it one type, e.g. "
-                    f"{label}[{c!r}].astype(str)")
-            return InputError(f"{label} column {c!r} has an unsupported type {col.dtype}")
-    return InputError(f"{label} cannot be converted: {error}")
-
-
-def _pandas_column(column, name: str, key: bool = False) -> pl.Series:
-    """One pandas column as a Polars Series: a NumPy number column without a copy (Polars
-    never writes into it), Python strings straight into Polars strings, the categories of
-    a ``category`` id column (``key``) gathered by its codes (``_category_column``),
-    anything else through Arrow (``pl.from_pandas``)."""
-    dtype = column.dtype
-    if isinstance(dtype, np.dtype) and dtype.kind in "iuf" and column.ndim == 1:
-        values = column.to_numpy(copy=False)
-        if values.flags.c_contiguous:
-            return pl.Series(name, values)
-    if key and getattr(dtype, "name", None) == "category":
-        return _category_column(column, name)
-    strings = _python_strings(column)
-    # led by a string, Polars' strict reading refuses any later value that is not a string
-    # or None (all bytes it would read as text: those go to Arrow, which keeps them binary)
-    if strings is not None and len(strings) and isinstance(strings[0], str):
-        try:  # a refusal leaves the column to Arrow's rules (and errors)
-            return pl.Series(name, strings, dtype=pl.String)
-        except Exception:  # noqa: BLE001, S110 - Polars raises several kinds; Arrow decides
-            pass
-    return cast(pl.Series, pl.from_pandas(column)).alias(name)
-
-
-def _python_strings(column) -> np.ndarray | None:
-    """The Python objects of an ``object`` or ``string[python]`` column, which Polars turns
-    into strings in one pass (Arrow's conversion first scans every object for a missing
-    value, then copies it: twice the time)."""
-    dtype = column.dtype
-    if dtype == object:  # noqa: E721 - a dtype equals object
-        return column.to_numpy(copy=False)
-    if getattr(dtype, "storage", None) == "python" and getattr(dtype, "name", "") in (
-            "string", "str"):
-        # its own objects, no copy (a missing value, pd.NA or NaN, refuses: Arrow decides)
-        return np.asarray(column.array, dtype=object)
-    return None
-
-
-def _category_column(column, name: str) -> pl.Series:
-    """A pandas ``category`` id column as its categories' values (strings or integers, as
-    ``pl.from_pandas`` gives them) gathered by its codes, a missing value (code -1) as
-    null: only the distinct values are converted, and no Polars ``Categorical`` is built
-    (the engine compares ids as strings or integers, never as categories)."""
-    import pandas as pd
-
-    categories = column.cat.categories
-    if not len(categories):  # no value at all: typed as Arrow types it (e.g. Null)
-        return cast(pl.Series, pl.from_pandas(column)).alias(name)
-    values = _pandas_column(pd.Series(categories), name)
-    codes = column.cat.codes.to_numpy()
-    index = pl.Series(name, codes, dtype=pl.Int64)
-    if len(codes) and codes.min() < 0:
-        index = index.to_frame().select(pl.when(pl.col(name) >= 0).then(pl.col(name)))[name]
-    return values.gather(index)
-
-
 def to_polars(frame, columns: Sequence[str], label: str = "frame",
               keys: Sequence[str] = ()) -> pl.DataFrame | pl.LazyFrame:
     """Select `columns` of a pandas or Polars frame as a Polars frame (never a view that
@@ -142,10 +70,10 @@ def to_polars(frame, columns: Sequence[str], label: str = "frame",
         # positional names through Arrow (it renames some, e.g. an empty first name)
         plain = sub.set_axis([f"c{i}" for i in range(len(columns))], axis=1)
         try:
-            out = pl.DataFrame([_pandas_column(plain.iloc[:, i], c, columns[i] in keys)
+            out = pl.DataFrame([pandas_column(plain.iloc[:, i], c, columns[i] in keys)
                                 for i, c in enumerate(plain.columns)])
         except Exception as e:  # noqa: BLE001 - Arrow raises many kinds; we name the column
-            raise _pandas_column_error(sub, label, e) from None
+            raise pandas_column_error(sub, label, e) from None
         # a pandas column of objects with no value (empty, or all None) has no type: Null;
         # so has a column of an empty frame built from empty lists (pandas makes it float64)
         untyped = [c for i, c in enumerate(out.columns)

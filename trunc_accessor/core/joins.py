@@ -2,7 +2,7 @@
 
 Preparation (``trunc_accessor.core.prepare``) joins strings of a run of millions of rows
 to its qrels. Here one 64-bit key of (scored qid, docid hash) per row does it: an inner
-join on the keys returns only the judged rows, and, sorted in place, the keys prove that
+join on the keys returns only the judged rows, and, sorted, the keys prove that
 no document is twice in a ranking. Both answers are exact: a hash join's hits are compared
 as values, and any false or repeated hit sends the exact join (or the exact duplicate
 check, which names the document).
@@ -54,8 +54,8 @@ def check_duplicates(run: pl.DataFrame, sys_code: np.ndarray | None, q_row: np.n
     """A document twice in one ranking is an error. Distinct 64-bit keys of
     (system, qid, docid) prove there is none; otherwise the exact check (which names the
     document) runs. ``run_key`` (``row_key`` of ``doc_hash`` and ``q_row``) is that key
-    when every row's qid is scored, and is then sorted in place (it is consumed); rows of
-    unscored qids are keyed by a hash of their qid."""
+    when every row's qid is scored (the caller's copy is not changed); rows of unscored qids
+    are keyed by a hash of their qid."""
     if run.height < 2:
         return
     key = run_key
@@ -64,9 +64,12 @@ def check_duplicates(run: pl.DataFrame, sys_code: np.ndarray | None, q_row: np.n
         key = row_key(doc_hash, np.where(q_row < 0, unscored, q_row.astype(np.uint64)))
     if sys_code is not None and sys_code.any():
         with np.errstate(over="ignore"):
-            key ^= sys_code.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
-    key.sort()  # in place (NumPy's vectorised sort): no copy, cheaper than a hash set
-    if np.any(key[1:] == key[:-1]):
+            key = key ^ (sys_code.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F))
+    # Polars' parallel sort: 10M keys in 0.18 s on 2 cores, NumPy's in-place sort 0.64 s
+    # (bench/layouts.py); it costs one copy of the keys
+    ordered = pl.Series(key).sort().to_numpy()
+    del key
+    if np.any(ordered[1:] == ordered[:-1]):
         check_duplicate_documents(run, systems)
 
 

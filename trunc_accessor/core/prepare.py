@@ -162,7 +162,7 @@ def _judged_rows(run: pl.DataFrame, qrels: pl.DataFrame, scored: pl.DataFrame,
                  subtopics: pl.DataFrame | None) -> tuple[_Rows, _AspectHits | None]:
     """The run's rows of scored qids (the others are dropped and noted) with their grades,
     and for diversity qrels the arguments of ``build_aspects`` but the last. One 64-bit key
-    of (scored qid, docid hash) per row joins the qrels, then, sorted in place, checks
+    of (scored qid, docid hash) per row joins the qrels, then, sorted, checks
     duplicates (both exact: ``trunc_accessor.core.joins``)."""
     sys_code = run[SYS].to_numpy().astype(np.int64, copy=False) if systems is not None else None
     # which scored qid each row answers (-1: not scored), found for runs of equal
