@@ -221,3 +221,23 @@ def test_object_ids_that_are_not_all_strings_keep_arrow_s_reading(values):
     out = to_polars(frame, ["docid"], "run", keys=("docid",))
     assert out.schema == expected.schema
     assert out.rows() == expected.rows()
+
+
+@pytest.mark.parametrize("layout", ["object", "category", "string[python]"])
+def test_truncate_rbo_and_identical_ids_read_every_layout_as_its_values(layout):
+    """The other ways in that read ids (truncate, truncate_at, rbo, dropping a document
+    that is its own query) give for each layout what they give for Arrow strings, and
+    truncate returns the user's rows in their own dtypes."""
+    from trunc_accessor.core.frames import drop_identical_ids
+
+    run, _ = _content()
+    run.loc[0, "docid"] = run.loc[0, "qid"]  # a document that is its own query
+    f = PANDAS_LAYOUTS[layout]
+    r, ref = _as(run, f, f), _as(run, _arrow, _arrow)
+    cut = r.ir.truncate(5)
+    assert list(cut.dtypes) == list(r.dtypes)
+    assert cut.index.equals(ref.ir.truncate(5).index)
+    assert r.ir.truncate_at("7").index.equals(ref.ir.truncate_at("7").index)
+    pd.testing.assert_frame_equal(r.ir.rbo(r.iloc[::-1]), ref.ir.rbo(ref.iloc[::-1]),
+                                  check_index_type=False)
+    assert drop_identical_ids(r).index.equals(drop_identical_ids(ref).index)

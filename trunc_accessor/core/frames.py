@@ -297,5 +297,6 @@ def drop_identical_ids(run):
     same = pl.col(cols.qid).cast(pl.String) == pl.col(cols.docid).cast(pl.String)
     if isinstance(run, (pl.DataFrame, pl.LazyFrame)):
         return run.filter(~same)
-    keep = ~to_polars(run, [cols.qid, cols.docid], "run").select(same).to_series().to_numpy()
+    ids = to_polars(run, [cols.qid, cols.docid], "run", keys=(cols.qid, cols.docid))
+    keep = ~ids.select(same).to_series().to_numpy()
     return run[keep]

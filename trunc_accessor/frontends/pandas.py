@@ -31,7 +31,7 @@ class PandasIR(Accessor[pd.Series, pd.DataFrame]):
 
     def _truncate(self, depth, marker, by):
         cols = _columns.resolve_run_columns(self._frame, by)
-        run = frames.to_polars(self._frame, cols.needed, "run")
+        run = frames.to_polars(self._frame, cols.needed, "run", keys=(cols.qid, cols.docid))
         _columns.check_run_schema(run.schema, cols)
         truncation.check_order_values(run, cols)
         if marker is None:

@@ -29,7 +29,7 @@ def _ranked(run, label: str):
     """(frame qid, docid, pos [1-based]) in the library's order, and the qid column name."""
     cols = resolve_run_columns(run, None)
     frame = to_polars(run, [cols.qid, cols.docid, "score"] + (["rank"] if cols.has_rank else []),
-                      label)
+                      label, keys=(cols.qid, cols.docid))
     if isinstance(frame, pl.LazyFrame):
         frame = frame.collect()
     for c in (cols.qid, cols.docid):  # ids as the evaluation takes them, none missing
