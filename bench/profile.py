@@ -4,6 +4,7 @@
   pip install pyinstrument
   python bench/profile.py bench-data/large                        # Polars, ties="average"
   python bench/profile.py bench-data/large --input pandas --ties first
+  python bench/profile.py bench-data/large --input pandas --ids object   # pandas 2-style ids
 """
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ def main() -> None:
     ap.add_argument("data")
     ap.add_argument("--input", choices=("pandas", "polars"), default="polars")
     ap.add_argument("--ties", default="average")
+    ap.add_argument("--ids", default="",
+                    help="pandas only: the qid and docid columns as this dtype (object, "
+                         "category, string[python], ...)")
     a = ap.parse_args()
 
     import pandas as pd
@@ -30,6 +34,9 @@ def main() -> None:
     read = pl.read_parquet if a.input == "polars" else pd.read_parquet
     run = read(os.path.join(a.data, "run.parquet"))
     qrels = read(os.path.join(a.data, "qrels.parquet"))
+    if a.ids and a.input == "pandas":
+        run = run.astype({"qid": a.ids, "docid": a.ids})
+        qrels = qrels.astype({"qid": a.ids, "docid": a.ids})
     run.ir.evaluate(qrels, METRICS, ties=a.ties)  # warm-up
     profiler = Profiler(interval=0.005)
     profiler.start()
