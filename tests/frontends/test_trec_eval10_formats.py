@@ -225,6 +225,22 @@ def test_python_api_gives_trec_eval_values():
     assert checked == len(stored)
 
 
+def test_avgjg_scores_a_named_query_without_judgment_groups_as_zero():
+    """A qid given in qids= that no judgment group judges is scored 0 in every measure (the
+    mean over no groups); the other queries keep trec_eval's values."""
+    from trunc_accessor import read_run
+    from trunc_accessor.metrics.avgjg import evaluate_avgjg
+
+    run = read_run(need(SHARED_TE / "results.test"), library="polars")
+    qrels = prefs_io.read_qrels_jg(HERE / "qrels.123")
+    whole = evaluate_avgjg(run, qrels)
+    qids = [*whole["qid"].to_list(), "no-such-query"]
+    frame = evaluate_avgjg(run, qrels, qids=qids)
+    assert frame["qid"].to_list() == qids
+    assert frame.head(whole.height).equals(whole)
+    assert all(v == 0.0 for v in frame.row(-1)[1:])
+
+
 SINGLE = ([(m, "prefs", "out.prefs.q") for m in prefs_metrics.MEASURES]
           + [(m, "qrels_jg", "out.qrels_jg.q") for m in ("map_avgjg", "P_avgjg",
                                                           "Rprec_mult_avgjg")])

@@ -37,7 +37,8 @@ def evaluate_avgjg(run, qrels_jg, *, qids=None, relevance_level: float = 1,
         `read_qrels_jg`' frame (``qid``, ``jg``, ``docid``, ``rel``).
     qids : list of str, optional
         The queries to score (default: those with both judgments and a ranking); a judged
-        query without a ranking scores as an empty ranking.
+        query without a ranking scores as an empty ranking, a query without any judgment
+        group scores 0 in every measure (the mean over no groups).
     relevance_level : float
         Grades at or above it are relevant (trec_eval's ``-l``).
     judged_only : bool
@@ -164,6 +165,8 @@ def _query_means(table: pl.DataFrame, qids: list, per_group: dict) -> pl.DataFra
     for name, vals in per_group.items():
         sums = np.add.reduceat(np.asarray(vals, dtype=np.float64), starts)
         means[name] = np.where(sizes > 1, sums / np.maximum(sizes, 1), sums).tolist()
+    # a qid with no judgment group scores 0, the mean over no groups (as when none has one)
     return pl.DataFrame({"qid": qids,
-                         **{name: [means[name][position[q]] for q in qids] for name in per_group}},
+                         **{name: [means[name][position[q]] if q in position else 0.0
+                                   for q in qids] for name in per_group}},
                         schema={"qid": pl.String, **{name: pl.Float64 for name in per_group}})
