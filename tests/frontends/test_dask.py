@@ -296,6 +296,22 @@ def test_ids_of_other_types_and_blind_docids(example):
         drun.ir.ap(blind).compute()
 
 
+@pytest.mark.parametrize("layout", ["category", "object", "string[python]"])
+def test_category_and_python_string_ids_equal_pandas(cranfield_small, monkeypatch, layout):
+    """Partitions whose ids are ``category`` (read by their codes) or Python strings give
+    the pandas accessor's values, with the qrels broadcast and with them routed."""
+    _, run, qrels = cranfield_small
+    ids = {"qid": layout, "docid": layout}
+    run, qrels = run.astype(ids), qrels.astype(ids)
+    want = run.ir.evaluate(qrels, ["ndcg@10", "ap"], by="system")
+    drun = dd.from_pandas(run, npartitions=3, sort=False)
+    same(drun.ir.evaluate(qrels, ["ndcg@10", "ap"], by="system").compute(), want)
+    monkeypatch.setattr(dask_accessor, "BROADCAST_QRELS_ROWS", 0)
+    routed = drun.ir.evaluate(dd.from_pandas(qrels, npartitions=2), ["ndcg@10", "ap"],
+                              by="system")
+    same(routed.compute(), want)
+
+
 def test_unavailable_methods_say_so(example):
     drun, _, _ = example
     for method in (drun.ir.rbo, drun.ir.overlap):

@@ -84,7 +84,9 @@ class _Call:
 class _Layout:
     """Where the run's pieces come from: ``reset``: the qid is the index (moved to a column
     first); ``seq``: the column holding each row's input position (rows are put back in
-    input order, then it is dropped); ``route``: the column routing rows with the qrels."""
+    input order, then it is dropped); ``route``: the column routing rows with the qrels;
+    ``docid``: the run's docid column (with ``qid``, read as ids: a ``category`` column by
+    its codes)."""
 
     columns: tuple  # the run columns the engine reads
     qid: str
@@ -92,11 +94,12 @@ class _Layout:
     reset: bool = False
     seq: str | None = None
     route: str | None = None
+    docid: str | None = None
 
 
-def _polars(frame, columns, label: str) -> pl.DataFrame:
-    """A pandas partition's columns as an (eager) Polars frame."""
-    return cast(pl.DataFrame, frames.to_polars(frame, columns, label))
+def _polars(frame, columns, label: str, keys=()) -> pl.DataFrame:
+    """A pandas partition's columns as an (eager) Polars frame (``keys``: its id columns)."""
+    return cast(pl.DataFrame, frames.to_polars(frame, columns, label, keys))
 
 
 @dataclass
@@ -134,7 +137,7 @@ def _within(qids: pl.Series, owned: pl.Series) -> pl.Series:
 
 def _route(values: pd.Series) -> np.ndarray:
     """A 64-bit hash of each qid's string form (run and qrels meet in one partition)."""
-    s = _as_string(_polars(values.to_frame("q"), ["q"], "run")["q"])
+    s = _as_string(_polars(values.to_frame("q"), ["q"], "run", ("q",))["q"])
     return s.hash(seed=0x7A).to_numpy().view(np.int64)
 
 
@@ -156,7 +159,7 @@ def _run_polars(part: pd.DataFrame, layout: _Layout) -> pl.DataFrame:
     if layout.reset:
         part = part.reset_index()
     names = list(layout.columns) + ([layout.seq] if layout.seq else [])
-    run = _polars(part, names, "run")
+    run = _polars(part, names, "run", tuple(k for k in (layout.qid, layout.docid) if k))
     if layout.seq:
         if not run[layout.seq].is_sorted():
             run = run.sort(layout.seq, maintain_order=True)
@@ -165,7 +168,7 @@ def _run_polars(part: pd.DataFrame, layout: _Layout) -> pl.DataFrame:
 
 
 def _qrels_polars(qrels, columns, schema=None) -> pl.DataFrame:
-    q = engine._eager(_polars(qrels, list(columns), "qrels"))
+    q = engine._eager(_polars(qrels, list(columns), "qrels", tuple(columns)[:2]))
     if schema is not None and q.height == 0:
         q = pl.DataFrame(schema=schema)
     return q
@@ -279,7 +282,8 @@ def _merge(pieces: list, qrels, plan: _Plan, call: _Call, layout: _Layout,
     ran = [p for p in pieces if p.ran]
     schema = ran[0].run_schema if ran else None
     run = (pl.DataFrame(schema=schema) if schema is not None
-           else _run_polars(empty_run, _Layout(layout.columns, layout.qid, layout.qrels_qid)))
+           else _run_polars(empty_run, _Layout(layout.columns, layout.qid, layout.qrels_qid,
+                                               docid=layout.docid)))
     if plan.nothing:  # the eager call says why there is nothing to score, and answers
         sample = cast(pl.DataFrame, plan.qrels_sample)
         sample = sample if plan.nothing == "systems" else sample.head(0)

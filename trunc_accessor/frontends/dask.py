@@ -135,7 +135,7 @@ def _layout(run: dd.DataFrame, cols, reset: bool, shuffle: bool, broadcast: bool
     route = None if broadcast else _columns.fresh_name([*names, *([seq] if seq else [])],
                                                      "__ta_route")
     return _Layout(tuple(engine.run_columns(cols)), cols.run_qid, cols.qrels_qid,
-                   reset=reset and not shuffle, seq=seq, route=route)
+                   reset=reset and not shuffle, seq=seq, route=route, docid=cols.run_docid)
 
 
 def _whole_queries(run: dd.DataFrame, qid: str, reset: bool, layout: _Layout) -> dd.DataFrame:
