@@ -109,7 +109,7 @@ def test_matplotlib_missing_gives_a_clear_error(monkeypatch):
         plot.effort_gain(pd.DataFrame({"ap": [0.1], "twist": [0.2]}))
 
 
-def test_effort_example_writes_the_readme_figure(tmp_path):
+def test_effort_example_renders_the_crp_figure_as_png(tmp_path):
     """examples/effort.py renders docs/crp.png (here into a temporary file)."""
     out = tmp_path / "crp.png"
     runpy.run_path(str(ROOT / "examples" / "effort.py"), run_name="example")["main"](out)
