@@ -81,13 +81,13 @@ def python_strings(column) -> np.ndarray | None:
 def string_runs(strings: np.ndarray, name: str) -> pl.Series | None:
     """Python strings (the first one a ``str``) that come in long runs of one value (a
     run's qids: one run per ranking) as Polars strings, reading only the first string of
-    each run and repeating it by gathering. 10M qids: 0.04 s against 0.2 s for reading
+    each run and repeating it by gathering. 10M qids: 0.03 s against 0.2 s for reading
     every object when equal strings are one object (as pandas' readers give them), about
-    0.7 times that when every row is an object of its own (``_changes``). None when the
-    runs are short (a docid column), judged from the first rows. Rows are in one run only
-    when they compare equal (``!=`` of neighbours), so every row gets its own value; a
-    value that is not a string starts a run of its own and is read (and refused) as it
-    would be alone."""
+    two thirds of it when every row is an object of its own (``_changes``;
+    ``bench/id_conversion.py``). None when the runs are short (a docid column), judged
+    from the first rows. Rows are in one run only when they compare equal (``!=`` of
+    neighbours), so every row gets its own value; a value that is not a string starts a
+    run of its own and is read (and refused) as it would be alone."""
     n = len(strings)
     if n < RUNS_MIN_ROWS:
         return None
