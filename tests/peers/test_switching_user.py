@@ -83,18 +83,22 @@ def test_default_mean_equals_ir_measures(bm25_and_tfidf):
     assert round(skipped, 4) == 0.2440  # the mean over the queries where AP is defined
 
 
+def _nested(frame, kind) -> dict:
+    """{qid: {docid: value}} of a (qid, docid, value) frame, as ranx's Qrels and Run take."""
+    out: dict = {}
+    for q, d, v in frame.itertuples(index=False):
+        out.setdefault(str(q), {})[str(d)] = kind(v)
+    return out
+
+
 def test_default_mean_equals_ranx(bm25_and_tfidf):
     """ranx likewise: recall@100-l2 of a top-100 run (order-free at its length) has mean
     0.6751 on bm25, not 0.7065."""
     ranx = pytest.importorskip("ranx")
     runs, qrels = bm25_and_tfidf
-    qd: dict = {}
-    for q, d, r in qrels.itertuples(index=False):
-        qd.setdefault(str(q), {})[str(d)] = int(r)
+    qd = _nested(qrels[["qid", "docid", "rel"]], int)
     for system, run in runs.groupby("system"):
-        rd: dict = {}
-        for q, d, s in run[["qid", "docid", "score"]].itertuples(index=False):
-            rd.setdefault(str(q), {})[str(d)] = float(s)
+        rd = _nested(run[["qid", "docid", "score"]], float)
         metrics = ["recall@100-l2", "recall@100", "hits@100", "precision@100-l3"]
         want = ranx.evaluate(ranx.Qrels(qd), ranx.Run(rd), metrics, make_comparable=True)
         got = run.ir.evaluate(qrels, metrics).mean()  # order-free at the runs' length 100
@@ -121,13 +125,9 @@ def test_every_ranx_name_and_level_equals_ranx(bm25_and_tfidf):
     runs, qrels = bm25_and_tfidf
     metrics = [b + lv for b in RANX_BASES for lv in ("", "-l2", "-l3", "-l4")
                if not (b == "bpref" and lv)]
-    qd: dict = {}
-    for q, d, r in qrels.itertuples(index=False):
-        qd.setdefault(str(q), {})[str(d)] = int(r)
+    qd = _nested(qrels[["qid", "docid", "rel"]], int)
     for system, run in runs.groupby("system"):
-        rd: dict = {}
-        for q, d, s in run[["qid", "docid", "score"]].itertuples(index=False):
-            rd.setdefault(str(q), {})[str(d)] = float(s)
+        rd = _nested(run[["qid", "docid", "score"]], float)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # numba's casting notes
             want = ranx.evaluate(ranx.Qrels(qd), ranx.Run(rd), metrics, make_comparable=True)
