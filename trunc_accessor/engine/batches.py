@@ -32,11 +32,23 @@ from trunc_accessor.core import keys as _keys
 from trunc_accessor.core.notes import Notes
 from trunc_accessor.core.prepare import largest_grade
 from trunc_accessor.engine import evaluation as engine
+from trunc_accessor.engine import workers
 from trunc_accessor.errors import InputError
 
 BATCH_ROWS = 4_000_000
 """Run rows per batch when none is given: with the run's own columns, the preparation and
 the kernels this keeps a batch around 1 GiB."""
+
+PARALLEL_ROWS = 2_000_000
+"""Runs of fewer rows are scored in this process: a worker's start (an import of the
+library, ~0.5 s) and a batch's fixed costs would outweigh the gain."""
+
+PARALLEL_BATCH_ROWS = 250_000
+"""The smallest batch given to a worker (below it a batch's fixed costs dominate)."""
+
+BATCHES_PER_WORKER = 3
+"""Batches per worker when the run is cut for workers: the last ones to finish are short,
+so no worker waits long for the others."""
 
 
 def collect_streaming(frames_: list[pl.LazyFrame]) -> list[pl.DataFrame]:
@@ -65,8 +77,9 @@ def systems_of(run: pl.LazyFrame, by) -> pl.LazyFrame:
 
 
 def plan(run: pl.LazyFrame, qrels: pl.DataFrame, cols: _columns.Columns, kt: _keys.KeyTypes,
-         queries: pl.Series | None, batch_rows: int):
-    """(qid ranges [(lo, hi)], systems frame or None) for a lazy run (module doc, 1–2)."""
+         queries: pl.Series | None):
+    """(run rows per qid, sorted by qid; systems frame or None) for a lazy run (module
+    doc, 1): every qid of the run, the qrels and ``queries=``."""
     qid = pl.col(cols.run_qid)
     if run.collect_schema()[cols.run_qid] != kt.qid:
         qid = qid.cast(kt.qid)
@@ -93,7 +106,7 @@ def plan(run: pl.LazyFrame, qrels: pl.DataFrame, cols: _columns.Columns, kt: _ke
     systems = None
     if cols.by:
         systems = _keys.distinct_systems(found[1], cols.by)
-    return _ranges(counts, batch_rows), systems
+    return counts, systems
 
 
 def _ranges(counts: pl.DataFrame, batch_rows: int) -> list[tuple]:
@@ -109,11 +122,12 @@ def _ranges(counts: pl.DataFrame, batch_rows: int) -> list[tuple]:
 
 
 def batched(run: pl.LazyFrame, qrels, call: Callable, *, by=None, queries=None,
-            batch_rows: int | None = None) -> pl.DataFrame:
+            batch_rows: int | None = None, n_jobs: int = 1) -> pl.DataFrame:
     """``call(run_batch, qrels_batch, queries_batch, batch)`` on every query batch of a lazy
     run (module doc), its answers (Polars frames of by…, qid and value columns) in the eager
     order. ``batch`` is an ``engine.Batch``; ``batch_rows`` comes checked
-    (``options.check_batch_rows``; None: ``BATCH_ROWS``)."""
+    (``options.check_batch_rows``; None: ``BATCH_ROWS``); ``n_jobs`` (checked,
+    ``workers.jobs``): worker processes for the batches (``parallel``)."""
     batch_rows = BATCH_ROWS if batch_rows is None else batch_rows
     cols = engine.columns_of(run, qrels, by)
     hint = None if cols.by else _columns.likely_system_column(run, engine.run_columns(cols))
@@ -124,21 +138,28 @@ def batched(run: pl.LazyFrame, qrels, call: Callable, *, by=None, queries=None,
     run_schema = run.collect_schema()
     _keys.check_schema(run_schema, q.schema, cols)
     kt = _keys.key_types(run_schema, q.schema, cols, queries_s)
-    ranges, systems = plan(run, q, cols, kt, queries_s, batch_rows)
+    counts, systems = plan(run, q, cols, kt, queries_s)
     nothing_scored = q.height == 0 and (queries_s is None or not len(queries_s))
-    if not ranges or nothing_scored or (cols.by and systems.height == 0):
+    if not counts.height or nothing_scored or (cols.by and systems.height == 0):
         # nothing to score: the eager path says so and answers with the empty frame
         return call(run.head(0).collect(), q, queries, None)
+    n = _workers_for(run, call, int(counts["rows"].sum()), n_jobs)
+    ranges = _ranges(counts, _batch_size(batch_rows, int(counts["rows"].sum()), n))
     max_grade = largest_grade(q, cols.rel)
+
+    def tasks():
+        for lo, hi in ranges:
+            yield (call, _between(run, cols.run_qid, run_schema, kt, lo, hi),
+                   _between(q, cols.qrels_qid, q.schema, kt, lo, hi),
+                   _queries_between(queries_s, kt, lo, hi),
+                   engine.Batch(systems=systems, max_grade=max_grade, system_hint=hint))
+
     notes = Notes()
     answers = []
     try:
-        for lo, hi in ranges:
-            part = engine.Batch(systems=systems, max_grade=max_grade, system_hint=hint)
-            answers.append(call(_between(run, cols.run_qid, run_schema, kt, lo, hi).collect(),
-                                _between(q, cols.qrels_qid, q.schema, kt, lo, hi),
-                                _queries_between(queries_s, kt, lo, hi), part))
-            notes.merge(part.notes)
+        for answer, found in _scored(tasks(), n):
+            answers.append(answer)
+            notes.merge(found)
     except Exception:
         # an error in a batch (e.g. a metric refusing a tie): say what the batches before
         # it found, as an eager call warns before its kernels run, then raise
@@ -150,6 +171,46 @@ def batched(run: pl.LazyFrame, qrels, call: Callable, *, by=None, queries=None,
     # batches are ranges of qids in string order: a stable sort gives the eager order
     # (system, then qid, digit-only qids in natural order)
     return _keys.sort_results(out, cols.by, cols.run_qid)
+
+
+def _workers_for(run: pl.LazyFrame, call: Callable, rows: int, n_jobs: int) -> int:
+    """How many worker processes score the batches (1: this process). Workers read their
+    batch themselves, so the run's plan is sent to them: a plan that reads files (a scan of
+    Parquet, CSV, IPC, …), not one holding in-memory frames (sending those would copy the
+    data) or one that does not pickle (a Python function defined in a script); a ``call``
+    that does not pickle (a metric defined in the user's session) is scored here too."""
+    if n_jobs < 2 or rows < PARALLEL_ROWS:
+        return 1
+    try:
+        in_memory = any(line.lstrip().startswith("DF [")
+                        for line in run.explain(optimized=False).splitlines())
+    except Exception:  # noqa: BLE001 - a plan Polars cannot describe is scored here
+        return 1
+    if in_memory or not workers.portable(call, (run,)):
+        return 1
+    return n_jobs
+
+
+def _batch_size(batch_rows: int, rows: int, n: int) -> int:
+    """Rows per batch: ``batch_rows``, or smaller so that each of ``n`` workers gets
+    ``BATCHES_PER_WORKER`` batches (not below ``PARALLEL_BATCH_ROWS``)."""
+    if n < 2:
+        return batch_rows
+    share = -(-rows // (n * BATCHES_PER_WORKER))
+    return max(1, min(batch_rows, max(PARALLEL_BATCH_ROWS, share)))
+
+
+def _score(call: Callable, run: pl.LazyFrame, qrels: pl.DataFrame, queries, batch):
+    """One batch (read here, or in a worker process): ``call``'s answer and the notes."""
+    return call(run.collect(), qrels, queries, batch), batch.notes
+
+
+def _scored(tasks, n: int):
+    """The batches' (answer, notes), in order: in this process, or on ``n`` workers (a
+    task a worker cannot load, e.g. a function of the user's script, is scored here)."""
+    if n < 2:
+        return (_score(*task) for task in tasks)
+    return workers.scored(_score, tasks, n)
 
 
 def _between(frame, column: str, schema, kt: _keys.KeyTypes, lo, hi):

@@ -9,12 +9,14 @@ values and row order those of the eager call); lazy qrels are collected.
 """
 from __future__ import annotations
 
+from functools import partial
+
 import polars as pl
 
 from trunc_accessor.core import columns as _columns
 from trunc_accessor.core import frames, numbers
 from trunc_accessor.core import keys as _keys
-from trunc_accessor.engine import batches, truncation
+from trunc_accessor.engine import batches, truncation, workers
 from trunc_accessor.engine import evaluation as engine
 from trunc_accessor.engine.options import Options
 from trunc_accessor.frontends._generated import Accessor
@@ -32,6 +34,21 @@ def _curve(run, qrels, measure, *, optimal, max_depth, options: Options, by, que
     curve, cols = engine.cutoff_curve(run, qrels, measure, options, max_depth=max_depth, by=by,
                                       queries=queries, batch=batch)
     return truncation.optimal(curve, [*cols.by, cols.run_qid]) if optimal else curve
+
+
+def _evaluate_batch(run, qrels, queries, batch, *, measures, options, by) -> pl.DataFrame:
+    return _answer(run, qrels, measures, options, by=by, queries=queries, batch=batch)
+
+
+def _curve_batch(run, qrels, queries, batch, *, measure, optimal, max_depth, options,
+                 by) -> pl.DataFrame:
+    return _curve(run, qrels, measure, optimal=optimal, max_depth=max_depth, options=options,
+                  by=by, queries=queries, batch=batch)
+
+
+def _crp_batch(run, qrels, queries, batch, *, kind, depth, options, by) -> pl.DataFrame:
+    return engine.crp(run, qrels, kind, options, depth=depth, by=by, queries=queries,
+                      batch=batch)[0]
 
 
 class _Truncate:
@@ -71,11 +88,14 @@ class PolarsIR(_Truncate, Accessor[pl.DataFrame, pl.DataFrame]):
 class LazyPolarsIR(_Truncate, Accessor[pl.LazyFrame, pl.LazyFrame]):
     """IR evaluation of a Polars LazyFrame run; returns a LazyFrame (see module doc)."""
 
-    def __init__(self, frame: pl.LazyFrame, batch_rows: int | None = None):
+    def __init__(self, frame: pl.LazyFrame, batch_rows: int | None = None,
+                 n_jobs: int | None = None):
         self._frame = frame
-        # rows per query batch, checked by the caller (``options.check_batch_rows``, as
-        # ``evaluate_parquet`` does); None: batches.BATCH_ROWS
+        # rows per query batch and worker processes, checked by the caller
+        # (``options.check_batch_rows``, ``workers.jobs``, as ``ir`` and ``evaluate_parquet``
+        # do); None: batches.BATCH_ROWS, and the cores or TRUNC_ACCESSOR_N_JOBS when collected
         self._batch_rows = batch_rows
+        self._n_jobs = n_jobs
 
     def _schema(self, qrels, by, queries):
         cols = engine.columns_of(self._frame, qrels, by)
@@ -95,30 +115,27 @@ class LazyPolarsIR(_Truncate, Accessor[pl.LazyFrame, pl.LazyFrame]):
         _columns.check_output_names(cols.by, cols.run_qid, columns)
         schema = frames.result_schema(run_schema, cols, kt, [])
         schema.update(columns)
-        run, batch_rows = self._frame, self._batch_rows
-        return batches.defer(lambda: batches.batched(run, qrels, answer, by=by, queries=queries,
-                                                     batch_rows=batch_rows), schema)
+        run, batch_rows, n_jobs = self._frame, self._batch_rows, self._n_jobs
+
+        def compute() -> pl.DataFrame:
+            return batches.batched(run, qrels, answer, by=by, queries=queries,
+                                   batch_rows=batch_rows, n_jobs=workers.jobs(n_jobs))
+
+        return batches.defer(compute, schema)
 
     def _curve(self, qrels, measure, *, optimal, max_depth, options, by, queries):
-        def answer(run, qrels, queries, batch) -> pl.DataFrame:
-            return _curve(run, qrels, measure, optimal=optimal, max_depth=max_depth,
-                          options=options, by=by, queries=queries, batch=batch)
-
+        answer = partial(_curve_batch, measure=measure, optimal=optimal, max_depth=max_depth,
+                         options=options, by=by)
         return self._lazy(qrels, {"depth": pl.Int64, "value": pl.Float64}, answer, by=by,
                           queries=queries)
 
     def _evaluate(self, qrels, measures, *, single, options, by, queries):
-        def answer(run, qrels, queries, batch) -> pl.DataFrame:
-            return _answer(run, qrels, measures, options, by=by, queries=queries, batch=batch)
-
+        answer = partial(_evaluate_batch, measures=measures, options=options, by=by)
         return self._lazy(qrels, {n.label: pl.Float64 for n in measures}, answer, by=by,
                           queries=queries)
 
     def _crp(self, qrels, kind, *, depth, options, by, queries):
-        def answer(run, qrels, queries, batch) -> pl.DataFrame:
-            return engine.crp(run, qrels, kind, options, depth=depth, by=by, queries=queries,
-                              batch=batch)[0]
-
+        answer = partial(_crp_batch, kind=kind, depth=depth, options=options, by=by)
         return self._lazy(qrels, engine.crp_columns(kind), answer, by=by, queries=queries)
 
 
