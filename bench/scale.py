@@ -10,6 +10,9 @@ rows in tie groups) by repeating its 10,000 queries under new qids:
   python bench/scale.py lazy --files 10             # pl.scan_parquet(...).ir.evaluate and
                                                     # ta.evaluate_parquet on 10 files (100M)
   python bench/scale.py many                        # evaluate(20 metrics) vs 20 single calls
+  python bench/scale.py cores --files 4             # 40M rows: one core, one process's
+                                                    # threads, and a worker per core
+                                                    # (makes the files it lacks)
 
 Metrics: nDCG@10, AP, RR, P@10 with ties="average" (the default) unless said otherwise.
 Prints markdown tables (BENCHMARKS.md).
@@ -87,21 +90,31 @@ CHILD = textwrap.dedent("""
     elif kind == "single":
         out = [run.ir.evaluate(qrels, [m], ties=spec["ties"]) for m in spec["metrics"]]
     elif kind == "lazy":
-        out = (pl.scan_parquet(files).ir.evaluate(qrels, spec["metrics"], ties=spec["ties"])
-               .collect())
+        out = (ta.ir(pl.scan_parquet(files), n_jobs=spec.get("n_jobs"))
+               .evaluate(qrels, spec["metrics"], ties=spec["ties"]).collect())
     elif kind == "evaluate_parquet":
         out = ta.evaluate_parquet(files, qrels.to_pandas(), spec["metrics"], ties=spec["ties"])
     seconds = time.perf_counter() - t
+    again = []
+    for _ in range(spec.get("again", 0)):  # the same call again (worker processes warm)
+        t = time.perf_counter()
+        (ta.ir(pl.scan_parquet(files), n_jobs=spec.get("n_jobs"))
+         .evaluate(qrels, spec["metrics"], ties=spec["ties"]).collect())
+        again.append(time.perf_counter() - t)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    from trunc_accessor.engine import workers
+    workers.shutdown()  # the workers' peak: the largest child's, once they have ended
+    worker_peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
     rows = spec.get("rows")
-    print(json.dumps({"seconds": seconds, "peak": peak, "before": before,
+    print(json.dumps({"seconds": seconds, "again": again, "peak": peak, "before": before,
+                      "worker_peak": worker_peak,
                       "out_rows": len(out) if not isinstance(out, list) else len(out[0])}))
 """)
 
 
-def child(spec: dict) -> dict:
+def child(spec: dict, env: dict | None = None) -> dict:
     proc = subprocess.run([sys.executable, "-c", CHILD, json.dumps(spec)], capture_output=True,
-                          text=True, check=False)
+                          text=True, check=False, env={**os.environ, **(env or {})})
     if proc.returncode:
         return {"error": proc.stderr.strip().splitlines()[-1] if proc.stderr else "failed"}
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -170,6 +183,39 @@ def lazy(n_files: int, ties: str) -> None:
                   f"{r['peak'] / 2**30:.2f} |", flush=True)
 
 
+def cores(n_files: int, ties: str, repeats: int) -> None:
+    """One process on a Parquet run of n_files × 10M rows: on one core, with Polars' threads
+    (n_jobs=1), and with a worker process per core (n_jobs = the cores Polars uses). The
+    first call of a process starts its workers; the best of the calls after it is the warm
+    figure. Each configuration runs in a fresh subprocess."""
+    import polars as pl
+
+    if any(not os.path.exists(f) for f in _files(n_files)):
+        make(n_files)
+    n = pl.thread_pool_size()
+    spec = {"files": _files(n_files), "qrels": os.path.join(SCALE, "qrels.parquet"),
+            "kind": "lazy", "metrics": METRICS, "ties": ties, "again": repeats}
+    setups = [("one core (POLARS_MAX_THREADS=1)", {"n_jobs": 1}, {"POLARS_MAX_THREADS": "1"}),
+              (f"one process, {n} Polars threads (n_jobs=1)", {"n_jobs": 1}, {}),
+              (f"{n} worker processes (n_jobs={n})", {"n_jobs": n}, {})]
+    print(f"{n_files * 10}M-row Parquet run ({n_files} files), {', '.join(METRICS)}, "
+          f"ties={ties!r}, {os.cpu_count()} cores; `pl.scan_parquet(files).ir.evaluate(...)`\n")
+    print("| configuration | first call s | warm s (best) | vs one core | rows/s | "
+          "peak RSS GiB: process / largest worker |")
+    print("|---|---|---|---|---|---|")
+    base = None
+    for label, extra, env in setups:
+        r = child({**spec, **extra}, env)
+        if "error" in r:
+            print(f"| {label} | {r['error']} | | | | |", flush=True)
+            continue
+        warm = min(r["again"] or [r["seconds"]])
+        base = base or warm
+        print(f"| {label} | {r['seconds']:.2f} | {warm:.2f} | {base / warm:.2f}x | "
+              f"{n_files * 1e7 / warm / 1e6:.1f}M | {r['peak'] / 2**30:.2f} / "
+              f"{r['worker_peak'] / 2**30:.2f} |", flush=True)
+
+
 def many(ties: str) -> None:
     spec = {"files": [os.path.join(SCALE, "first-10M.parquet")],
             "qrels": os.path.join(SCALE, "first-10M-qrels.parquet"), "metrics": MANY,
@@ -194,7 +240,10 @@ def main() -> None:
     la = sub.add_parser("lazy")
     la.add_argument("--files", type=int, default=10)
     sub.add_parser("many")
-    for p in (li, la):
+    co = sub.add_parser("cores")
+    co.add_argument("--files", type=int, default=4)
+    co.add_argument("--repeats", type=int, default=2)
+    for p in (li, la, co):
         p.add_argument("--ties", default="average")
     a = ap.parse_args()
     t = time.time()
@@ -204,6 +253,8 @@ def main() -> None:
         linear([int(x) for x in a.rows.split(",")], a.ties, a.repeats)
     elif a.cmd == "lazy":
         lazy(a.files, a.ties)
+    elif a.cmd == "cores":
+        cores(a.files, a.ties, a.repeats)
     else:
         many("average")
     print(f"\n({a.cmd}: {time.time() - t:.0f} s)", file=sys.stderr)

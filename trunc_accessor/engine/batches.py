@@ -147,10 +147,11 @@ def batched(run: pl.LazyFrame, qrels, call: Callable, *, by=None, queries=None,
     ranges = _ranges(counts, _batch_size(batch_rows, int(counts["rows"].sum()), n))
     max_grade = largest_grade(q, cols.rel)
 
+    judgments = _by_qid(q, cols.qrels_qid, kt)
+
     def tasks():
         for lo, hi in ranges:
-            yield (call, _between(run, cols.run_qid, run_schema, kt, lo, hi),
-                   _between(q, cols.qrels_qid, q.schema, kt, lo, hi),
+            yield (call, _between(run, cols.run_qid, run_schema, kt, lo, hi), judgments(lo, hi),
                    _queries_between(queries_s, kt, lo, hi),
                    engine.Batch(systems=systems, max_grade=max_grade, system_hint=hint))
 
@@ -211,6 +212,22 @@ def _scored(tasks, n: int):
     if n < 2:
         return (_score(*task) for task in tasks)
     return workers.scored(_score, tasks, n)
+
+
+def _by_qid(qrels: pl.DataFrame, column: str, kt: _keys.KeyTypes) -> Callable:
+    """``slice(lo, hi)``: the qrels rows of qids lo…hi, in their input order, from one stable
+    sort by qid (not a scan of the whole qrels per batch)."""
+    name = _columns.fresh_name(qrels.columns, "__qid")
+    ordered = qrels.with_columns(pl.col(column).cast(kt.qid).alias(name)).sort(
+        name, maintain_order=True)
+    key, ordered = ordered[name], ordered.drop(name)
+
+    def judged(lo, hi) -> pl.DataFrame:
+        a = int(key.search_sorted(pl.Series([lo], dtype=kt.qid), side="left")[0])
+        b = int(key.search_sorted(pl.Series([hi], dtype=kt.qid), side="right")[0])
+        return ordered.slice(a, b - a)
+
+    return judged
 
 
 def _between(frame, column: str, schema, kt: _keys.KeyTypes, lo, hi):
