@@ -269,3 +269,14 @@ def test_tasks_pickle_by_reference():
     """What a worker receives: the batch function by name, the run's plan (no data)."""
     plan = pl.scan_parquet("run.parquet").filter(pl.col("qid") == "1")
     assert len(pickle.dumps((batches._score, (plan,)))) < 10_000
+
+
+def test_workers_that_cannot_start_leave_the_tasks_here(monkeypatch):
+    """A worker that dies before it is ready (here: its interpreter cannot import the
+    library): the tasks run in this process; nothing is lost or raised."""
+    workers.shutdown()
+    monkeypatch.setattr(workers, "_BOOT", "import sys; sys.exit(3)")
+    try:
+        assert list(workers.scored(_double, [(1,), (2,), (3,)], 2)) == [2, 4, 6]
+    finally:
+        workers.shutdown()

@@ -87,6 +87,7 @@ class _Worker:
         env.pop(ENVIRONMENT, None)
         self.process = subprocess.Popen([sys.executable, "-c", _BOOT], stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, env=env)
+        self.ready = False
         self.send(list(sys.path))
 
     def send(self, message) -> None:
@@ -98,6 +99,12 @@ class _Worker:
     def call(self, task: bytes):
         stdout = self.process.stdout
         assert stdout is not None
+        if not self.ready:  # its first word: the library imported (or it could not start)
+            try:
+                self.ready = pickle.load(stdout) == "ready"
+            except (EOFError, OSError, pickle.UnpicklingError):
+                self.process.wait()
+                raise _Unloadable("a worker process could not start") from None
         try:
             self.send(task)  # the task's own pickle, unpickled by the worker's ``_run``
             return pickle.load(stdout)
@@ -122,7 +129,14 @@ class Pool:
 
     def __init__(self, n: int, threads: int):
         self.n, self.threads = n, threads
-        self._workers = [_Worker(threads) for _ in range(n)]
+        self._workers: list[_Worker] = []
+        try:
+            for _ in range(n):
+                self._workers.append(_Worker(threads))
+        except BaseException:
+            for w in self._workers:
+                w.stop()
+            raise
         self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
         for w in self._workers:
             self._idle.put(w)
@@ -223,7 +237,14 @@ def scored(function: Callable, tasks: Iterable[tuple], n: int) -> Iterator[Any]:
             yield task
 
     try:
-        for answer in pool(n).map(function, recorded()):
+        workers = pool(n)
+    except OSError:  # no interpreter to start (an embedded Python): run them here
+        workers = None
+    if workers is None:
+        yield from (function(*task) for task in remaining)
+        return
+    try:
+        for answer in workers.map(function, recorded()):
             sent.popleft()
             yield answer
     except _Unloadable:
@@ -246,6 +267,8 @@ def serve() -> None:
     inbox = sys.stdin.buffer
     outbox: BinaryIO = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # a stray print must not corrupt the answers
+    outbox.write(pickle.dumps("ready"))
+    outbox.flush()
     while True:
         try:
             data = pickle.load(inbox)
