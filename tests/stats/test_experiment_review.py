@@ -44,13 +44,35 @@ def test_a_system_that_skips_judged_queries_is_said_and_counted(cranfield):
 
 
 def test_several_baselines_and_integer_counts(cranfield):
+    """Each system against each baseline; the correction's family is every test of the
+    metric, bm25 against tfidf counted once (statsmodels' Holm over the 11 distinct
+    tests)."""
+    from statsmodels.stats.multitest import multipletests
+
     runs, qrels = cranfield
     both = ta.experiment(runs, qrels, ["ap"], baseline=["bm25", "tfidf"])
     assert len(both) == 2 * 7 and set(both["baseline"]) == {"bm25", "tfidf"}
+    adjusted_cols = ["p_adjusted", "significant"]
     for b in ("bm25", "tfidf"):
         one = ta.experiment(runs, qrels, ["ap"], baseline=b)
         block = both[both["baseline"] == b].reset_index(drop=True)
-        pd.testing.assert_frame_equal(block[one.columns], one, check_dtype=True)
+        same = [c for c in one.columns if c not in adjusted_cols]
+        pd.testing.assert_frame_equal(block[same], one[same], check_dtype=True)
+    tests = both[both.p_value.notna()]
+    distinct = tests[~((tests.baseline == "tfidf") & (tests.system == "bm25"))]
+    assert len(distinct) == 11
+    want = dict(zip(zip(distinct.system, distinct.baseline),
+                    multipletests(distinct.p_value, method="holm")[1]))
+    want[("bm25", "tfidf")] = want[("tfidf", "bm25")]
+    for s, b, got in zip(tests.system, tests.baseline, tests.p_adjusted):
+        assert got == pytest.approx(want[(s, b)], rel=1e-12)
+    mirrored = tests.set_index(["system", "baseline"])
+    assert mirrored.loc[("bm25", "tfidf"), "p_value"] == \
+        mirrored.loc[("tfidf", "bm25"), "p_value"]
+    assert mirrored.loc[("bm25", "tfidf"), "delta"] == \
+        pytest.approx(-mirrored.loc[("tfidf", "bm25"), "delta"], rel=1e-12)
+    assert "family: every system against each of bm25, tfidf" in ta.report(
+        both, baseline="bm25")
     for c in ("wins", "ties", "losses", "n_paired"):
         assert str(both[c].dtype) == "Int64", c
     row = both[(both.system == "bm25_stem") & (both.baseline == "bm25")].iloc[0]

@@ -124,13 +124,15 @@ def report(result: Frame, format: str = "markdown", *, decimals: int = 4,
     mode = None if interval is False else ("delta" if interval == "delta" else "mean")
     attrs = dict(getattr(result, "attrs", {}) or {})
     by = attrs.get("by") or ("system" if "system" in table.columns else table.columns[0])
+    family = (list(dict.fromkeys(table["baseline"].dropna()))
+              if "baseline" in table.columns else [])
     table, baseline = _one_baseline(table, baseline)
     if mode == "delta" and baseline is None:
         raise InputError("report: interval='delta' needs an experiment with a baseline")
     systems = list(dict.fromkeys(table[by]))
     letters = {s: chr(ord("a") + i) for i, s in enumerate(systems)}
     if caption is None:
-        caption = _caption(table, attrs, baseline, mode, letters)
+        caption = _caption(table, attrs, baseline, mode, letters, family)
     if format not in _BOLD:
         raise InputError(f"report: format must be 'markdown', 'latex', 'html' or 'styler', "
                          f"not {format!r}")
@@ -171,9 +173,10 @@ def _one_baseline(table: pd.DataFrame, baseline) -> tuple[pd.DataFrame, Any]:
 
 
 def _caption(table: pd.DataFrame, attrs: dict, baseline, mode: str | None,
-             letters: dict) -> str:
+             letters: dict, family: list) -> str:
     """The caption that says what was run, from the table's settings (an error when the
-    table does not say which test, correction and α made it)."""
+    table does not say which test, correction and α made it); ``family``: the baselines
+    whose tests were corrected together."""
     test, correction, alpha = (_setting(table, attrs, k)
                                for k in ("test", "correction", "alpha"))
     if test is None or correction is None or alpha is None:
@@ -183,6 +186,9 @@ def _caption(table: pd.DataFrame, attrs: dict, baseline, mode: str | None,
     caption = (f"{_n_text(table)} (best in bold). "
                f"{_label(paired.TESTS, test).capitalize()} test, "
                f"{_label(paired.CORRECTIONS, correction)} correction, α = {alpha}")
+    if len(family) > 1:
+        caption += (" (the correction's family: every system against each of "
+                    + ", ".join(map(str, family)) + ")")
     caption += (f": † significantly better, ‡ significantly worse than {baseline}."
                 if baseline is not None else
                 ": a letter marks each system the row is significantly better than ("

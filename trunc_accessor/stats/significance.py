@@ -100,9 +100,13 @@ def compare(per_query: Frame | Mapping[Any, Frame], baseline: Any = None, test: 
         a column qid}``. The result has the same library. A system that lacks a query
         another system has is compared on the queries both have, with a
         ``DroppedQueriesWarning`` naming it and how many queries it lacks.
-    baseline : object, optional
-        A system name; every other system is compared with it (column ``baseline``). None
-        (default): all pairs ``system`` < ``other`` in input order (column ``other``).
+    baseline : object or list, optional
+        A system name; every other system is compared with it (column ``baseline``). A list
+        of systems: every system is compared with each of them (a block of rows per
+        baseline, in the list's order), and the correction runs over all of these tests as
+        one family, each test counted once (a baseline compared with another baseline
+        appears in both blocks, mirrored, with the same p-values). None (default): all pairs
+        ``system`` < ``other`` in input order (column ``other``).
     test : str, default "t"
         "t" (``scipy.stats.ttest_rel``), "wilcoxon" (``scipy.stats.wilcoxon`` of the
         differences with SciPy's defaults: ``zero_method="wilcox"`` drops zero differences,
@@ -197,8 +201,10 @@ def compare(per_query: Frame | Mapping[Any, Frame], baseline: Any = None, test: 
         cols["ci_low"].extend(lows.tolist())
         cols["ci_high"].extend(highs.tolist())
         cols["p_value"].extend(p_values.tolist())
+    first = _first_of_pair(pairs, len(data.metrics))
+    cols["p_value"] = np.array(cols["p_value"], dtype=float)[first].tolist()  # mirrored: same
     adjusted = _adjusted(np.array(cols["p_value"], dtype=float), cols["metric"], data.metrics,
-                         correction, family)
+                         correction, family, first)
     cols["p_adjusted"] = adjusted.tolist()
     cols["significant"] = [bool(a <= alpha) for a in adjusted]  # NaN -> False
     return _output(cols, data.polars)
@@ -206,13 +212,29 @@ def compare(per_query: Frame | Mapping[Any, Frame], baseline: Any = None, test: 
 
 def _pairs(systems: list, baseline: Any) -> tuple[list[tuple[int, int]], str]:
     """The (system, other) index pairs compared and the name of the other's column: every
-    system against ``baseline`` ("baseline"), or all pairs in input order ("other")."""
-    if baseline is not None:
-        if baseline not in systems:
-            raise InputError(f"baseline={baseline!r} is not one of the systems {systems}")
-        b = systems.index(baseline)
-        return [(i, b) for i in range(len(systems)) if i != b], "baseline"
-    return list(itertools.combinations(range(len(systems)), 2)), "other"
+    system against each baseline ("baseline"), or all pairs in input order ("other")."""
+    if baseline is None:
+        return list(itertools.combinations(range(len(systems)), 2)), "other"
+    chosen = list(baseline) if isinstance(baseline, (list, tuple)) else [baseline]
+    if not chosen:
+        raise InputError("baseline= is an empty list")
+    for b in chosen:
+        if b not in systems:
+            raise InputError(f"baseline={b!r} is not one of the systems {systems}")
+    if len(set(map(str, chosen))) != len(chosen):
+        raise InputError(f"baseline= names a system twice ({chosen})")
+    return [(i, systems.index(b)) for b in chosen for i in range(len(systems))
+            if systems[i] != b], "baseline"
+
+
+def _first_of_pair(pairs: list[tuple[int, int]], n_metrics: int) -> np.ndarray:
+    """For each row (metric-major, then ``pairs``), the first row testing the same two
+    systems: the family counts a mirrored pair (two baselines compared both ways) once."""
+    first: dict[frozenset, int] = {}
+    one = np.array([first.setdefault(frozenset(p), k) for k, p in enumerate(pairs)],
+                   dtype=np.int64)
+    return np.concatenate([one + m * len(pairs) for m in range(n_metrics)]) if n_metrics \
+        else one[:0]
 
 
 def _grouped_tests(diffs: list[np.ndarray], masks: list[np.ndarray], paired: PairedTest,
@@ -266,13 +288,16 @@ def _pair_row(x, y, d, paired, test, ci_method, confidence, stats) -> dict[str, 
 
 
 def _adjusted(p: np.ndarray, metric_of_row: list, metrics: list, correction: str,
-              family: str) -> np.ndarray:
-    """The p-values corrected over the family: every row ("all") or each metric's rows."""
-    if family == "all":
-        return multipletests(p, correction)
+              family: str, first: np.ndarray | None = None) -> np.ndarray:
+    """The p-values corrected over the family: every row ("all") or each metric's rows;
+    ``first`` (row → the first row of the same test): a mirrored row takes its first's."""
+    own = np.ones(p.size, dtype=bool) if first is None else first == np.arange(p.size)
     adjusted = np.full(p.size, np.nan)
-    metric_col = np.array(metric_of_row, dtype=object)
-    for metric in metrics:
-        sel = metric_col == metric
-        adjusted[sel] = multipletests(p[sel], correction)
-    return adjusted
+    if family == "all":
+        adjusted[own] = multipletests(p[own], correction)
+    else:
+        metric_col = np.array(metric_of_row, dtype=object)
+        for metric in metrics:
+            sel = (metric_col == metric) & own
+            adjusted[sel] = multipletests(p[sel], correction)
+    return adjusted if first is None else adjusted[first]
