@@ -276,3 +276,43 @@ def test_below_two_complete_topics_every_statistic_is_nan():
         hsd = ta.stats.two_way_tukey_hsd(long)
     assert table.drop(columns=["metric", "source", "n_topics", "n_systems"]).isna().all().all()
     assert hsd.p_value.isna().all() and not hsd.significant.any()
+
+
+def test_a_zero_residual_leaves_f_p_and_intervals_nan_without_errors():
+    """Constant scores and an exactly additive matrix (system + topic effects only): V_E
+    is 0 up to rounding, so F, p, partial ω², the HSD and the intervals are NaN, as
+    compare's t test of constant differences; nothing raises or warns."""
+    for x in (np.full((5, 3), 0.5), np.add.outer(np.arange(5) * 0.1, np.arange(3) * 0.05)):
+        long = pd.DataFrame({"system": np.repeat(["a", "b", "c"], 5),
+                             "qid": [f"q{j}" for j in range(5)] * 3, "v": x.T.ravel()})
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            table = ta.stats.two_way_anova(long).set_index("source")
+            hsd = ta.stats.two_way_tukey_hsd(long)
+            intervals = ta.stats.two_way_intervals(long)
+            ta.stats.mixed_model(long)
+        assert table.loc["residual"].sum_sq == 0
+        assert table[["F", "p_value", "omega2_partial"]].isna().all().all()
+        assert hsd.p_value.isna().all() and not hsd.significant.any()
+        assert intervals.margin.isna().all()
+
+
+def test_mixed_model_refuses_a_system_without_values_naming_it():
+    long = random_long(6, 3, 0)
+    long.loc[long.system == "s1", "score"] = np.nan
+    with pytest.raises(InputError, match="system 's1' has no value of metric 'score'"):
+        ta.stats.mixed_model(long)
+
+
+def test_mixed_model_uses_every_cell_when_systems_lack_topics():
+    long = random_long(20, 3, 9)
+    lacking = long.drop(index=long[(long.system == "s2") & long.qid.isin(["t001", "t007"])]
+                        .index)
+    with pytest.warns(DroppedQueriesWarning, match="every cell with a value is used"):
+        out = ta.stats.mixed_model(lacking)
+    ref = smf.mixedlm("score ~ C(system)", lacking, groups=lacking["qid"]).fit(reml=True)
+    fixed = out[out.kind == "fixed"].estimate.to_numpy()
+    assert fixed == pytest.approx(ref.fe_params.to_numpy(), abs=1e-6)
+    var = out[out.kind == "variance"].set_index("term").estimate
+    assert var["residual"] == pytest.approx(ref.scale, rel=1e-4)
+    assert var["topic"] == pytest.approx(float(ref.cov_re.iloc[0, 0]), rel=1e-3)

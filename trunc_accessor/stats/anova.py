@@ -81,24 +81,29 @@ def _melt(matrix):
 
 def _fit(x: np.ndarray) -> dict:
     """The two-way ANOVA of one complete (topics × systems) matrix: sums of squares,
-    degrees of freedom, mean squares, F and p of systems and topics, and the residual."""
+    degrees of freedom, mean squares, F and p of systems and topics, and the residual.
+    A residual within rounding of 0 (an exactly additive matrix, constant scores) is 0,
+    and the statistics divided by it are NaN."""
     n, m = x.shape
     grand, sys_means, top_means = x.mean(), x.mean(axis=0), x.mean(axis=1)
-    s = {"system": n * float(np.sum((sys_means - grand) ** 2)),
-         "topic": m * float(np.sum((top_means - grand) ** 2)),
-         "residual": float(np.sum((x - sys_means[None, :] - top_means[:, None] + grand) ** 2))}
-    s["total"] = float(np.sum((x - grand) ** 2))
+    s = {"system": n * np.sum((sys_means - grand) ** 2),
+         "topic": m * np.sum((top_means - grand) ** 2),
+         "residual": np.sum((x - sys_means[None, :] - top_means[:, None] + grand) ** 2),
+         "total": np.sum((x - grand) ** 2)}
+    if s["residual"] <= (64 * np.finfo(float).eps) ** 2 * x.size * np.max(np.abs(x)) ** 2:
+        s["residual"] = np.float64(0.0)  # rounding of an exact 0 (as compare's t test)
     df = {"system": m - 1, "topic": n - 1, "residual": (m - 1) * (n - 1), "total": n * m - 1}
     with np.errstate(all="ignore"):
-        v = {k: s[k] / df[k] if df[k] else np.nan for k in SOURCES}
-        f = {k: v[k] / v["residual"] for k in ("system", "topic")}
+        v = {k: s[k] / df[k] if df[k] else np.float64(np.nan) for k in SOURCES}
+        ve = v["residual"] if v["residual"] > 0 else np.nan
+        f = {k: v[k] / ve for k in ("system", "topic")}
     return {"n": n, "m": m, "N": n * m, "sum_sq": s, "df": df, "mean_sq": v, "F": f,
-            "means": sys_means, "grand": grand}
+            "means": sys_means, "grand": grand, "ve": ve}
 
 
 def _effect_sizes(a: dict, source: str) -> dict:
     """η², partial η² and the two ω² of ``source`` ("system" or "topic")."""
-    s, df, ve = a["sum_sq"], a["df"], a["mean_sq"]["residual"]
+    s, df, ve = a["sum_sq"], a["df"], a["mean_sq"]["residual"]  # classical ω²: V_E may be 0
     with np.errstate(all="ignore"):
         excess = df[source] * (a["F"][source] - 1)  # (S − φ V_E) / V_E
         return {"eta2": s[source] / s["total"],
@@ -140,7 +145,10 @@ def two_way_anova(per_query: Frame, undefined: str = "skip",
       > 0.01 as small.
 
     Both ω² are corrected for the bias of η² and can be negative (an effect smaller than
-    the noise); report which one you give.
+    the noise); report which one you give. A residual of 0 (every cell exactly system
+    effect + topic effect, constant scores) leaves F, p and partial ω² NaN, as ``compare``'s
+    t test of constant differences, and NaN in ``two_way_tukey_hsd`` and
+    ``two_way_intervals`` too.
 
     Parameters
     ----------
@@ -206,7 +214,8 @@ def two_way_tukey_hsd(per_query: Frame, undefined: str = "skip", alpha: float = 
                       wide: bool = False) -> Result:
     """Tukey's HSD test of every pair of systems with topics as blocks: the residual
     variance V_E of the two-way ANOVA without replication (``two_way_anova``) as the error
-    term (Sakai, *Laboratory Experiments in Information Retrieval*, 2018, ch. 4).
+    term (Sakai, *Laboratory Experiments in Information Retrieval*, 2018, ch. 4, whose
+    eq. 4.19 is the interval below).
 
     For systems i, j over n topics and m systems: q = |x̄_i· − x̄_j·| / √(V_E / n);
     ``p_value`` = P(Q ≥ q) for the studentised range Q with m means and φ_E = (m − 1)(n − 1)
@@ -241,7 +250,7 @@ def two_way_tukey_hsd(per_query: Frame, undefined: str = "skip", alpha: float = 
         m = x.shape[1]
         p = lows = highs = es = np.full((m, m), np.nan)
         if a is not None:
-            ve, phi = a["mean_sq"]["residual"], a["df"]["residual"]
+            ve, phi = a["ve"], a["df"]["residual"]
             diff = a["means"][:, None] - a["means"][None, :]
             with warnings.catch_warnings(), np.errstate(all="ignore"):
                 warnings.simplefilter("ignore")
@@ -260,10 +269,10 @@ def two_way_tukey_hsd(per_query: Frame, undefined: str = "skip", alpha: float = 
 
 def two_way_intervals(per_query: Frame, undefined: str = "skip", confidence: float = 0.95,
                       by: str | Sequence[str] | None = None, wide: bool = False) -> Result:
-    """Per-system confidence intervals from the two-way ANOVA's residual variance, as Sakai
-    (*Laboratory Experiments in Information Retrieval*, 2018, ch. 4) and elinor print
-    them: x̄_i· ± t(φ_E; (1 − confidence)/2) · √(V_E / n), the same margin of error for
-    every system. Each is an interval of one system's mean at ``confidence``: they are
+    """Per-system confidence intervals from the two-way ANOVA's residual variance, as elinor
+    prints them (its "95% MOE" column): x̄_i· ± t(φ_E; (1 − confidence)/2) · √(V_E / n),
+    t(φ; a) the upper-a quantile of Student's t, the same margin of error for every
+    system. Each is an interval of one system's mean at ``confidence``: they are
     **not** simultaneous (for all pairs at once see ``two_way_tukey_hsd``), and two systems'
     intervals overlapping says nothing about a test between them.
 
@@ -287,7 +296,7 @@ def two_way_intervals(per_query: Frame, undefined: str = "skip", confidence: flo
         means = x.mean(axis=0) if x.shape[0] else np.full(x.shape[1], np.nan)
         margin, es = np.nan, np.full(x.shape[1], np.nan)
         if a is not None:
-            ve = a["mean_sq"]["residual"]
+            ve = a["ve"]
             with np.errstate(all="ignore"):
                 margin = float(scipy_stats.t.ppf((1 + confidence) / 2, a["df"]["residual"])
                                * np.sqrt(ve / x.shape[0]))

@@ -114,7 +114,7 @@ def _terms(systems, est, se, comps):
     rows += [("variance", name, comps[name], np.nan)
              for name in ("topic", "group", "residual") if name in comps]
     total = sum(comps.values())
-    rows += [("icc", name, comps[name] / total, np.nan)
+    rows += [("icc", name, comps[name] / total if total > 0 else np.nan, np.nan)
              for name in ("topic", "group") if name in comps]
     return rows
 
@@ -184,12 +184,20 @@ def mixed_model(per_query: Frame, group: str | None = None, undefined: str = "sk
         if np.unique(q).size < 2:
             raise InputError(f"mixed_model: metric {metric!r} has values for fewer than two "
                              "topics")
+        empty = [systems[k] for k in range(len(systems)) if not np.any(s == k)]
+        if empty:
+            raise InputError(f"mixed_model: system {empty[0]!r} has no value of metric "
+                             f"{metric!r}, so no effect can be estimated for it")
         fits.append((metric, y, s, q, g))
     z = float(_scipy_stats().norm.ppf((1 + confidence) / 2))
     cols: dict[str, list] = {k: [] for k in ("metric", "kind", "term", "estimate", "std_error",
                                              "ci_low", "ci_high", "p_value", "converged")}
     for metric, y, s, q, g in fits:
-        res, est, se, comps = _fit(sm, y, s, q, g, len(systems))
+        try:
+            res, est, se, comps = _fit(sm, y, s, q, g, len(systems))
+        except (np.linalg.LinAlgError, ValueError) as exc:
+            raise InputError(f"mixed_model: the model of metric {metric!r} cannot be fitted "
+                             f"({exc})") from None
         for kind, term, e, err in _terms(systems, est, se, comps):
             fixed = kind == "fixed"
             for k, v in (("metric", metric), ("kind", kind), ("term", term),
