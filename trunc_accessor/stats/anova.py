@@ -145,7 +145,9 @@ def two_way_anova(per_query: Frame, undefined: str = "skip",
       > 0.01 as small.
 
     Both ω² are corrected for the bias of η² and can be negative (an effect smaller than
-    the noise); report which one you give. A residual of 0 (every cell exactly system
+    the noise); report which one you give. On effect sizes in IR papers see Sakai,
+    *Statistical significance, power, and sample sizes: a systematic review of SIGIR and
+    TOIS, 2006–2015* (SIGIR 2016) and his book, ch. 5. A residual of 0 (every cell exactly system
     effect + topic effect, constant scores) leaves F, p and partial ω² NaN, as ``compare``'s
     t test of constant differences, and NaN in ``two_way_tukey_hsd`` and
     ``two_way_intervals`` too.
@@ -175,12 +177,8 @@ def two_way_anova(per_query: Frame, undefined: str = "skip",
         p_value, eta2, eta2_partial, omega2_classical, omega2_partial (NaN where they do
         not apply; every statistic NaN below two complete topics).
 
-    Examples
-    --------
-    >>> import trunc_accessor as ta
-    >>> runs, qrels = ta.load_example("cranfield")
-    >>> per_query = runs.ir.evaluate(qrels, ["ndcg@10"], by="system")
-    >>> table = ta.stats.two_way_anova(per_query)
+    A worked example on the Cranfield runs is in the guide "How many topics, how sure, how
+    big".
     """
     _check_choice("undefined", undefined, ("skip", "zero"))
     data = _read(per_query, by, wide, "two_way_anova")

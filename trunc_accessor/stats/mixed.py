@@ -167,10 +167,12 @@ def mixed_model(per_query: Frame, group: str | None = None, undefined: str = "sk
     Returns
     -------
     DataFrame
-        metric, kind, term, estimate, std_error, ci_low, ci_high, p_value, converged. kind
-        "fixed": term "intercept" (the reference system's mean) and one row per other
-        system (its difference to the reference); kind "variance": terms "topic",
-        ("group",) "residual"; kind "icc": terms "topic" (and "group").
+        metric, kind, term, estimate, std_error, ci_low, ci_high, p_value, converged
+        (statsmodels' flag of the REML optimiser). kind "fixed": term "intercept" (the
+        reference system's mean) and one row per other system (its difference to the
+        reference), with the Wald standard error, interval at ``confidence`` and two-sided
+        z p-value; kind "variance": terms "topic", ("group",) "residual"; kind "icc": terms
+        "topic" (and "group"); the last two kinds have an estimate only.
     """
     _check_choice("undefined", undefined, ("skip", "zero"))
     _check_prob("confidence", confidence)
