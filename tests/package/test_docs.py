@@ -19,7 +19,8 @@ import trunc_accessor as ta
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
-MODULES = ("stats.significance", "stats.paired", "stats.tukey", "stats.agreement",
+MODULES = ("stats.significance", "stats.paired", "stats.tukey", "stats.anova", "stats.mixed",
+           "stats.agreement",
            "stats.rbo", "stats.experiment", "stats.report", "plot.curves", "plot.experiment",
            "properties.checker", "judges.interrater", "judges.detail",
            "judges.plot", "judges.leaderboard")

@@ -98,19 +98,21 @@ def _check_keys(long, by):
                              "numbers") from None
 
 
-def _metric_columns(long, by):
+def _metric_columns(long, by, extra=()):
     """The metric columns (every other column, each numeric and not boolean), once each
-    (system, qid) has a single row."""
-    metrics = [c for c in long.columns if c not in (by, "qid")]
+    (system, qid, *extra) has a single row."""
+    keys = [by, "qid", *extra]
+    metrics = [c for c in long.columns if c not in keys]
     bad = [c for c in metrics if not (pd.api.types.is_numeric_dtype(long[c])
                                       and not pd.api.types.is_bool_dtype(long[c]))]
     if bad:
         raise InputError(f"per_query columns {bad} are not numeric metric values")
     if not metrics:
         raise InputError("per_query has no metric columns")
-    if long.duplicated([by, "qid"]).any():
-        dup = long.loc[long.duplicated([by, "qid"]), [by, "qid"]].iloc[0].tolist()
-        raise InputError(f"per_query has several rows for (system, qid) = {tuple(dup)}")
+    if long.duplicated(keys).any():
+        dup = long.loc[long.duplicated(keys), keys].iloc[0].tolist()
+        raise InputError(f"per_query has several rows for ({', '.join(['system', 'qid', *extra])}"
+                         f") = {tuple(dup)}")
     return metrics
 
 
