@@ -136,8 +136,9 @@ def _recorded(monkeypatch):
 
     def piece(part, qrels, *args):
         q = qrels if isinstance(qrels, pl.DataFrame) else pl.concat(qrels)
-        run = part.reset_index() if "qid" not in part.columns else part
-        seen.append((set(run["qid"].astype(str)), q))
+        run = part if isinstance(part, pl.DataFrame) else pl.from_pandas(
+            part.reset_index() if "qid" not in part.columns else part)
+        seen.append((set(run["qid"].cast(pl.String)), q))
         return real(part, qrels, *args)
 
     monkeypatch.setattr(dask_accessor, "_piece", piece)
@@ -191,3 +192,33 @@ def test_integer_qids_sliced_with_string_qrels(layouts, monkeypatch):
     pd.testing.assert_frame_equal(got[0], want[0], check_exact=True)
     assert got[1] == want[1] == ["IdentifierWarning"]
     assert np.isfinite(got[0]["ap"]).all()
+
+
+def test_parquet_partitions_read_straight_into_polars_equal_dask_reads(layouts, tmp_path,
+                                                                      monkeypatch):
+    """Sorted Parquet runs are read by the pieces themselves (Arrow to Polars, not pandas):
+    same values as the eager call on Dask's own read, also where a by= column of integers
+    has missing values (pandas reads them as NaN floats)."""
+    runs, qrels, _ = layouts
+    reads = []
+    real = dask_accessor.read_part
+    monkeypatch.setattr(dask_accessor, "read_part",
+                        lambda *a: reads.append(a[2]) or real(*a))  # noqa: B023
+    run = runs["sorted"].compute()
+    run = run.assign(system=run["system"].map({"bm25": 1, "tfidf": 2}).astype("Int64"))
+    run = run.sort_values("qid", kind="stable")
+    cut = run["qid"].searchsorted(run["qid"].iloc[4000])  # a query boundary
+    run.iloc[:cut].to_parquet(tmp_path / "0.parquet", index=False)
+    run.iloc[cut:].to_parquet(tmp_path / "1.parquet", index=False)
+    for files in ([tmp_path / "0.parquet", tmp_path / "1.parquet"], [runs["sorted"]]):
+        drun = dd.read_parquet(files) if isinstance(files[0], type(tmp_path)) else files[0]
+        parts = _dask_layout.parquet_parts(drun, ["system", "qid", "docid", "score"])
+        assert parts is not None and len(parts) == drun.npartitions
+        assert not _shuffled(drun.ir.evaluate(qrels, METRICS, by="system"))
+        with dask.config.set(scheduler="sync"):
+            got = _computed([drun.ir.evaluate(qrels, METRICS, by="system")])[0]
+        want = _eager(drun.compute(), qrels)
+        pd.testing.assert_frame_equal(got[0], want[0], check_exact=True)
+        assert got[1] == want[1]
+        assert reads.count(["system", "qid", "docid", "score"]) == drun.npartitions
+        reads.clear()

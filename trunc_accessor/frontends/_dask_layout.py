@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import dask
 import dask.dataframe as dd
@@ -186,6 +186,52 @@ def _hive_value(path: str, qid: str) -> _HiveValue | None:
     if len(found) != 1 or found[0] == "__HIVE_DEFAULT_PARTITION__":
         return None
     return _HiveValue(found[0])
+
+
+# --------------------------------------------------------------------------- Parquet reads
+def parquet_parts(frame: dd.DataFrame, columns: list[str]) -> list | None:
+    """[(filesystem, pieces) of each partition] of a plain ``dd.read_parquet`` run whose
+    files hold ``columns`` (no filters, categories or hive-style keys): its pieces read
+    them straight into Polars, through Arrow rather than pandas, the same rows in the same
+    order; None for any other run."""
+    try:
+        from dask.dataframe.dask_expr.io.parquet import ReadParquetFSSpec
+
+        expr = frame.expr.simplify()
+        if not isinstance(expr, ReadParquetFSSpec) or expr.npartitions != frame.npartitions:
+            return None
+        info, plan = expr._dataset_info, expr._plan
+        if (expr.operand("filters") or info.get("categories") or info.get("partitions")
+                or plan["empty"] or not set(columns) <= set(info["physical_schema"].names)
+                or any(isinstance(frame._meta.dtypes.get(c), pd.CategoricalDtype)
+                       for c in columns)):
+            return None
+        parts = [plan["parts"][i] for i in
+                 (expr._partitions if expr._filtered else range(len(plan["parts"])))]
+        return [(info["fs"], p if isinstance(p, list) else [p]) for p in parts]
+    except Exception:  # noqa: BLE001 - any surprise in Dask's reader: Dask reads the run
+        return None
+
+
+def read_part(fs, pieces: list, columns: list[str]) -> pl.DataFrame | pd.DataFrame:
+    """``columns`` of one partition's files or row groups, as Polars (as pandas when a
+    column other than a string has missing values, which pandas reads as NaN)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    tables = []
+    for p in pieces:
+        path, groups = p["piece"][0], p["piece"][1]
+        with fs.open(path, mode="rb") as f:
+            file = pq.ParquetFile(f)
+            tables.append(file.read(columns=columns) if groups in (None, [None])
+                          else file.read_row_groups(groups, columns=columns))
+    table = tables[0] if len(tables) == 1 else pa.concat_tables(tables,
+                                                                promote_options="permissive")
+    if any(c.null_count and not (pa.types.is_string(c.type) or pa.types.is_large_string(c.type))
+           for c in table.columns):  # pandas turns them into floats / NaN: as Dask reads them
+        return table.to_pandas()
+    return cast(pl.DataFrame, pl.from_arrow(table))
 
 
 # --------------------------------------------------------------------------- qrels by bucket

@@ -159,9 +159,10 @@ def _tag(part: pd.DataFrame, qid: str, reset: bool, seq: str | None, route: str 
     return part.assign(**extra) if extra else part
 
 
-def _run_polars(part: pd.DataFrame, layout: _Layout) -> pl.DataFrame:
-    """A run partition as the engine's Polars input, rows in input order."""
-    if layout.reset:
+def _run_polars(part: pd.DataFrame | pl.DataFrame, layout: _Layout) -> pl.DataFrame:
+    """A run partition (pandas, or Polars read from Parquet) as the engine's Polars input,
+    rows in input order."""
+    if layout.reset and not isinstance(part, pl.DataFrame):
         part = part.reset_index()
     names = list(layout.columns) + ([layout.seq] if layout.seq else [])
     run = _polars(part, names, "run", tuple(k for k in (layout.qid, layout.docid) if k))

@@ -76,6 +76,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -92,7 +93,13 @@ from trunc_accessor.core import columns as _columns
 from trunc_accessor.core import keys as _keys
 from trunc_accessor.engine import evaluation as engine
 from trunc_accessor.engine import options as _options
-from trunc_accessor.frontends._dask_layout import Buckets, qrels_by_bucket, run_buckets
+from trunc_accessor.frontends._dask_layout import (
+    Buckets,
+    parquet_parts,
+    qrels_by_bucket,
+    read_part,
+    run_buckets,
+)
 from trunc_accessor.frontends._dask_parts import (
     BROADCAST_QRELS_ROWS,
     _Call,
@@ -219,12 +226,20 @@ class DaskIR(Accessor[dd.Series, dd.DataFrame]):
         if buckets is None:  # whole queries per partition, by their hash bucket
             buckets = Buckets(run.npartitions, hashed=True)
             run = _whole_queries(run, reset, layout)
-        run_parts = run.to_delayed()
+        direct = None if shuffle else parquet_parts(run, list(layout.columns))
+        if direct:  # Parquet files read straight into Polars
+            layout = dataclasses.replace(layout, reset=False)
+            run_parts = [dask.delayed(read_part)(fs, pieces, list(layout.columns))
+                         for fs, pieces in direct]
+        else:
+            run_parts = run.to_delayed()
         system_parts = None
         if cols.by:
-            system_parts = [dask.delayed(_local_systems)(p, cols.by)
-                            for p in self._frame[list(cols.by)].to_delayed()]
-            system_parts = dask.delayed(_systems)(system_parts, cols.by)
+            by_parts = ([dask.delayed(read_part)(fs, pieces, list(cols.by))
+                         for fs, pieces in direct] if direct
+                        else self._frame[list(cols.by)].to_delayed())
+            system_parts = dask.delayed(_systems)(
+                [dask.delayed(_local_systems)(p, cols.by) for p in by_parts], cols.by)
         broadcast = (not isinstance(qrels, dd.DataFrame)
                      and _height(qrels) <= BROADCAST_QRELS_ROWS)
         if broadcast:
