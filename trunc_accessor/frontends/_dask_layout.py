@@ -244,7 +244,8 @@ def _split(q: pl.DataFrame, qid: str, buckets: Buckets) -> list[pl.DataFrame]:
             for i in range(buckets.n)]
 
 
-def _split_part(part: pd.DataFrame, columns: tuple, rel: str, buckets: Buckets) -> tuple:
+def _split_part(part: pd.DataFrame | pl.DataFrame, columns: tuple, rel: str,
+                buckets: Buckets) -> tuple:
     """(facts, slice 0, …, slice n-1) of one Dask qrels partition."""
     q = _qrels_polars(part, columns)
     return (_qrels_facts_polars(q, rel), *_split(q, columns[0], buckets))
@@ -256,8 +257,11 @@ def qrels_by_bucket(qrels, columns: tuple, rel: str, buckets: Buckets):
     Dask qrels by one task per partition; every run partition gets only its slices."""
     n = buckets.n
     if isinstance(qrels, dd.DataFrame):
+        direct = parquet_parts(qrels, list(columns))  # Parquet qrels: read into Polars
+        parts = ([dask.delayed(read_part)(fs, pieces, list(columns)) for fs, pieces in direct]
+                 if direct else qrels.to_delayed())
         split = [dask.delayed(_split_part, nout=n + 1)(p, columns, rel, buckets)
-                 for p in qrels.to_delayed()]
+                 for p in parts]
         return [s[0] for s in split], [[s[i + 1] for s in split] for i in range(n)]
     slices = _scattered(_split(_qrels_polars(qrels, columns), columns[0], buckets))
     return [dask.delayed(_qrels_facts_polars)(s, rel) for s in slices], slices
