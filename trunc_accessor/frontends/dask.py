@@ -78,7 +78,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import dask
@@ -170,6 +170,12 @@ def _whole_queries(run: dd.DataFrame, reset: bool, layout: _Layout) -> dd.DataFr
     return tagged[needed].set_index(layout.route, divisions=list(range(n + 1)))
 
 
+def _read_piece(source: tuple, *args) -> Any:
+    """``_piece`` of a partition that the task reads itself (Parquet files or row groups:
+    ``read_part``'s arguments), so that a partition is read where and when it is scored."""
+    return _piece(read_part(*source), *args)
+
+
 def _broadcast_qrels(qrels, qcols: tuple, rel: str):
     """(the whole qrels as one Polars frame, scattered or delayed, [its facts]): small
     in-memory qrels go whole to every piece of the run."""
@@ -227,10 +233,10 @@ class DaskIR(Accessor[dd.Series, dd.DataFrame]):
             buckets = Buckets(run.npartitions, hashed=True)
             run = _whole_queries(run, reset, layout)
         direct = None if shuffle else parquet_parts(run, list(layout.columns))
-        if direct:  # Parquet files read straight into Polars
-            layout = dataclasses.replace(layout, reset=False)
-            run_parts = [dask.delayed(read_part)(fs, pieces, list(layout.columns))
-                         for fs, pieces in direct]
+        piece: Callable[..., Any] = _piece
+        if direct:  # Parquet files read straight into Polars, by the piece itself
+            layout, piece = dataclasses.replace(layout, reset=False), _read_piece
+            run_parts = [(fs, pieces, list(layout.columns)) for fs, pieces in direct]
         else:
             run_parts = run.to_delayed()
         system_parts = None
@@ -248,7 +254,7 @@ class DaskIR(Accessor[dd.Series, dd.DataFrame]):
         else:  # each piece takes the judgments of its own qids
             q, (facts, qrels_parts) = None, qrels_by_bucket(qrels, qcols, cols.rel, buckets)
         plan = dask.delayed(_plan)(system_parts, facts, queries_s, cols.by)
-        pieces = [dask.delayed(_piece)(p, qp, plan, call, layout, queries_s, broadcast)
+        pieces = [dask.delayed(piece)(p, qp, plan, call, layout, queries_s, broadcast)
                   for p, qp in zip(run_parts, qrels_parts)]
         answer = dask.delayed(_merge)(pieces, q, plan, call, layout, queries_s, self._meta_empty())
         return dd.from_delayed([answer], meta=meta, verify_meta=False)
