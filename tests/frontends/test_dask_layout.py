@@ -29,10 +29,12 @@ SHUFFLED = {"sorted": False, "hive": False, "boundary": True, "unsorted": True}
 
 
 def _shuffled(lazy) -> bool:
-    """Does the graph move rows between partitions (a shuffle, P2P or set_index layer)?"""
+    """Does the graph move rows between partitions (Dask's shuffle, P2P or set_index
+    layers, or the accessor's own split of the run by qid hash, ``split_run``)?"""
     names = " ".join(str(k[0] if isinstance(k, tuple) else k)
                      for k in lazy.__dask_graph__().keys())
-    return any(w in names for w in ("shuffle", "p2p", "set_partitions", "sort_index"))
+    return any(w in names for w in ("shuffle", "p2p", "set_partitions", "sort_index",
+                                        "split_run"))
 
 
 @pytest.fixture(scope="module")
@@ -136,6 +138,8 @@ def _recorded(monkeypatch):
 
     def piece(part, qrels, *args):
         q = qrels if isinstance(qrels, pl.DataFrame) else pl.concat(qrels)
+        if isinstance(part, list):  # a shuffled partition: its frames from every split
+            part = pl.concat(part)
         run = part if isinstance(part, pl.DataFrame) else pl.from_pandas(
             part.reset_index() if "qid" not in part.columns else part)
         seen.append((set(run["qid"].cast(pl.String)), q))
@@ -222,3 +226,21 @@ def test_parquet_partitions_read_straight_into_polars_equal_dask_reads(layouts, 
         assert got[1] == want[1]
         assert reads.count(["system", "qid", "docid", "score"]) == drun.npartitions
         reads.clear()
+
+
+def test_runs_of_many_partitions_go_through_dasks_own_shuffle(layouts, monkeypatch):
+    """Above TASK_SHUFFLE_PARTITIONS partitions a run is shuffled by Dask (P2P on a cluster,
+    which spills to disk) on the same hash buckets, so the qrels split still match."""
+    runs, qrels, dask_qrels = layouts
+    drun = runs["unsorted"]
+    monkeypatch.setattr(dask_accessor, "TASK_SHUFFLE_PARTITIONS", 2)
+    monkeypatch.setattr(dask_accessor, "BROADCAST_QRELS_ROWS", 10)
+    lazy = [drun.ir.evaluate(q, METRICS, by="system") for q in (qrels, dask_qrels)]
+    names = str(lazy[0].__dask_graph__().keys())
+    assert "split_run" not in names and "shuffle" in names
+    with dask.config.set(scheduler="sync"):
+        got = _computed(lazy)
+    want = _eager(drun.compute(), qrels)
+    for g in got:
+        pd.testing.assert_frame_equal(g[0], want[0], check_exact=True)
+        assert g[1] == want[1]

@@ -31,8 +31,11 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
+from trunc_accessor.core import columns as _columns
 from trunc_accessor.frontends._dask_parts import (
+    _SHIFT,
     _hash_bucket,
+    _Layout,
     _polars,
     _qrels_facts_polars,
     _qrels_polars,
@@ -236,12 +239,28 @@ def read_part(fs, pieces: list, columns: list[str]) -> pl.DataFrame | pd.DataFra
 
 # --------------------------------------------------------------------------- qrels by bucket
 def _split(q: pl.DataFrame, qid: str, buckets: Buckets) -> list[pl.DataFrame]:
-    """``q``'s rows by bucket: list i holds the judgments of partition i's qids."""
-    tagged = q.with_columns(pl.Series("__ta_bucket", buckets.of(q[qid])))
-    found = tagged.partition_by("__ta_bucket", as_dict=True, maintain_order=True)
+    """``q``'s rows by bucket, in their order: frame i holds the rows of partition i's
+    qids."""
+    name = _columns.fresh_name(q.columns, "__ta_bucket")
+    tagged = q.with_columns(pl.Series(name, buckets.of(q[qid])))
+    found = tagged.partition_by(name, as_dict=True, maintain_order=True)
     empty = q.clear()
-    return [found[(i,)].drop("__ta_bucket") if (i,) in found else empty
-            for i in range(buckets.n)]
+    return [found[(i,)].drop(name) if (i,) in found else empty for i in range(buckets.n)]
+
+
+def split_run(source, layout: _Layout, number: int, n: int) -> tuple:
+    """The rows of run partition ``number`` (pandas, or ``read_part``'s arguments) as the
+    engine's Polars columns, each row with its input position (``layout.seq``), split by
+    the hash bucket of their qid into ``n`` frames: a shuffle of the run by tasks, no
+    rows but the engine's columns moved."""
+    part = read_part(*source) if isinstance(source, tuple) else source
+    if layout.reset and not isinstance(part, pl.DataFrame):
+        part = part.reset_index()
+    run = _polars(part, list(layout.columns), "run",
+                  tuple(k for k in (layout.qid, layout.docid) if k))
+    seq = (np.int64(number) << _SHIFT) + np.arange(run.height, dtype=np.int64)
+    run = run.with_columns(pl.Series(layout.seq, seq))
+    return tuple(_split(run, layout.qid, Buckets(n, hashed=True)))
 
 
 def _split_part(part: pd.DataFrame | pl.DataFrame, columns: tuple, rel: str,

@@ -32,6 +32,13 @@ receives its slice only. 5M judgments are about 100–250 MB as Polars (string i
 that every worker can hold; the largest public qrels (MS MARCO, TREC DL, ClueWeb) are well
 below. A Dask qrels frame is always split, by one task per qrels partition."""
 
+TASK_SHUFFLE_PARTITIONS = 64
+"""A run that must be shuffled, of at most this many partitions, is split by tasks (each
+partition's rows split by qid hash bucket into one small Polars frame per partition, held
+in the workers' memory until scored: n² frames); a run of more partitions goes through
+Dask's own shuffle (``dataframe.shuffle.method``: P2P on a distributed cluster, which
+spills to disk), on the same buckets."""
+
 _SHIFT = 40  # input position = partition number << 40 | row within the partition
 
 
@@ -159,9 +166,11 @@ def _tag(part: pd.DataFrame, qid: str, reset: bool, seq: str | None, route: str 
     return part.assign(**extra) if extra else part
 
 
-def _run_polars(part: pd.DataFrame | pl.DataFrame, layout: _Layout) -> pl.DataFrame:
+def _run_polars(part: pd.DataFrame | pl.DataFrame | list, layout: _Layout) -> pl.DataFrame:
     """A run partition (pandas, or Polars read from Parquet) as the engine's Polars input,
-    rows in input order."""
+    rows in input order (a list: the frames of a shuffled partition, see ``split_run``)."""
+    if isinstance(part, list):
+        part = pl.concat(part, how="vertical_relaxed")
     if layout.reset and not isinstance(part, pl.DataFrame):
         part = part.reset_index()
     names = list(layout.columns) + ([layout.seq] if layout.seq else [])

@@ -99,9 +99,11 @@ from trunc_accessor.frontends._dask_layout import (
     qrels_by_bucket,
     read_part,
     run_buckets,
+    split_run,
 )
 from trunc_accessor.frontends._dask_parts import (
     BROADCAST_QRELS_ROWS,
+    TASK_SHUFFLE_PARTITIONS,
     _Call,
     _concat,
     _height,
@@ -146,28 +148,26 @@ def _answer_meta(run_row: pd.DataFrame, qrels, call: _Call, queries):
 
 def _layout(run: dd.DataFrame, cols, reset: bool, shuffle: bool) -> _Layout:
     """Where the run's pieces come from: a shuffled run carries each row's input position
-    (``seq``) and its bucket (``route``), in columns named apart from the run's."""
+    (``seq``), in a column named apart from the run's."""
     names = list(run._meta.columns) + [run._meta.index.name]
-    if not shuffle:
-        return _Layout(tuple(engine.run_columns(cols)), cols.run_qid, cols.qrels_qid,
-                       reset=reset, docid=cols.run_docid)
-    seq = _columns.fresh_name(names, "__ta_seq")
-    route = _columns.fresh_name([*names, seq], "__ta_route")
+    seq = _columns.fresh_name(names, "__ta_seq") if shuffle else None
     return _Layout(tuple(engine.run_columns(cols)), cols.run_qid, cols.qrels_qid,
-                   seq=seq, route=route, docid=cols.run_docid)
+                   reset=reset, seq=seq, docid=cols.run_docid)
 
 
-def _whole_queries(run: dd.DataFrame, reset: bool, layout: _Layout) -> dd.DataFrame:
-    """The run shuffled so that each query lies in one partition: only the columns the
-    engine reads, moved to the partition numbered by their qid's hash bucket (an integer
-    column; ``set_index`` with one division per partition)."""
-    n = run.npartitions
-    tag: dict[str, Any] = {"qid": layout.qid, "reset": reset, "seq": layout.seq,
-                           "route": layout.route, "n": n}
+def _dask_shuffled(run: dd.DataFrame, reset: bool, layout: _Layout) -> dd.DataFrame:
+    """The run shuffled by Dask (``dataframe.shuffle.method``) into the partitions numbered
+    by the hash buckets of their qids: the engine's columns, each row's input position, and
+    the bucket (an integer; ``set_index`` with one division per partition)."""
+    n, seq = run.npartitions, layout.seq
+    assert seq is not None  # a shuffled run carries each row's input position
+    route = _columns.fresh_name([*run._meta.columns, run._meta.index.name, seq], "__ta_route")
+    tag: dict[str, Any] = {"qid": layout.qid, "reset": reset, "seq": seq, "route": route,
+                           "n": n}
     tagged = run.map_partitions(_tag, **tag,
                                 meta=_tag(run._meta, **tag, partition_info={"number": 0}))
-    needed = [*layout.columns, layout.seq, layout.route]
-    return tagged[needed].set_index(layout.route, divisions=list(range(n + 1)))
+    return tagged[[*layout.columns, seq, route]].set_index(
+        route, divisions=list(range(n + 1)))
 
 
 def _read_piece(source: tuple, *args) -> Any:
@@ -229,16 +229,24 @@ class DaskIR(Accessor[dd.Series, dd.DataFrame]):
         buckets = self._buckets(cols.run_qid)
         shuffle = buckets is None
         layout = _layout(run, cols, reset, shuffle)
-        if buckets is None:  # whole queries per partition, by their hash bucket
-            buckets = Buckets(run.npartitions, hashed=True)
-            run = _whole_queries(run, reset, layout)
-        direct = None if shuffle else parquet_parts(run, list(layout.columns))
+        direct = parquet_parts(run, list(layout.columns))
         piece: Callable[..., Any] = _piece
-        if direct:  # Parquet files read straight into Polars, by the piece itself
-            layout, piece = dataclasses.replace(layout, reset=False), _read_piece
-            run_parts = [(fs, pieces, list(layout.columns)) for fs, pieces in direct]
+        if direct:  # Parquet files read straight into Polars, by the task that uses them
+            layout = dataclasses.replace(layout, reset=False)
+        sources = ([(fs, pieces, list(layout.columns)) for fs, pieces in direct] if direct
+                   else run.to_delayed())
+        run_parts: list
+        if buckets is None:  # shuffled by tasks: whole queries per partition by hash bucket
+            buckets, n = Buckets(run.npartitions, hashed=True), run.npartitions
+            if n <= TASK_SHUFFLE_PARTITIONS:
+                split = [dask.delayed(split_run, nout=n)(s, layout, i, n)
+                         for i, s in enumerate(sources)]
+                run_parts = [[s[j] for s in split] for j in range(n)]
+            else:
+                run_parts = _dask_shuffled(run, reset, layout).to_delayed()
+                layout = dataclasses.replace(layout, reset=False)
         else:
-            run_parts = run.to_delayed()
+            piece, run_parts = (_read_piece if direct else _piece), sources
         system_parts = None
         if cols.by:
             by_parts = ([dask.delayed(read_part)(fs, pieces, list(cols.by))
