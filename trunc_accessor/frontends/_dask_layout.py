@@ -10,7 +10,13 @@ index, for a qid index; the partition keys of hive-style directories). They are 
 in the order of the run's qid type (integers, or strings by their UTF-8 bytes, as Parquet
 statistics and Polars order them); a qid of another type (floats, dates, mixed objects)
 gives no ranges. A run without ranges, or whose ranges overlap, is shuffled once, by an
-integer: ``hash(qid as a string) % n`` is the number of the partition each row goes to.
+integer: ``hash(qid as a string) % n`` is the number of the partition each row goes to
+(``split_run`` splits a partition so).
+
+**Parquet.** The partitions of a plain ``dd.read_parquet`` run or qrels (no filters,
+categories or hive-style keys) are read by the tasks that use them, with pyarrow, straight
+into Polars (``parquet_parts``, ``read_part``): the rows Dask would read, in its order,
+without the detour through pandas.
 
 **Buckets.** ``Buckets`` says which partition of the (possibly shuffled) run each qid
 belongs to: with ranges, the partition whose smallest qid is the largest one not above it

@@ -22,12 +22,14 @@ How a call is evaluated:
    partition that reads the qid column alone) must not overlap once sorted, so that a qid
    lies in one partition; the rows inside a partition may come in any order. Files sorted
    by qid, hive-style directories by qid, and ``set_index("qid")`` runs are such runs;
-   files that share a qid at their boundary are not. Any other run is shuffled once: only
-   the columns the engine reads, each row carrying its input position (so that every
-   ranking keeps its input order: ``ties="first"``, equal ranks, ``crp``'s grades) and
-   moved on an integer, ``hash(qid as a string) % n``, into as many partitions as it had
-   (``set_index`` with one division per partition; the method is Dask's,
-   ``dataframe.shuffle.method``). (``trunc_accessor.frontends._dask_layout``.)
+   files that share a qid at their boundary are not. A plain ``dd.read_parquet`` run is
+   read by the tasks that score it, straight into Polars. Any other run is shuffled once:
+   only the columns the engine reads, each row carrying its input position (so that every
+   ranking keeps its input order: ``ties="first"``, equal ranks, ``crp``'s grades), into
+   partition ``hash(qid as a string) % n`` of as many as it had: by tasks that split each
+   partition into one Polars frame per bucket, or, above ``TASK_SHUFFLE_PARTITIONS``
+   partitions, by Dask's shuffle (``set_index`` on the bucket, an integer; the method is
+   Dask's, ``dataframe.shuffle.method``). (``trunc_accessor.frontends._dask_layout``.)
 3. **Facts of the whole call.** As ``trunc_accessor.engine.batches`` does for lazy Polars runs,
    small tasks find the systems (the distinct ``by=`` keys of the whole run, read from the
    ``by=`` columns alone) and the largest grade of the whole qrels (from the tasks that
