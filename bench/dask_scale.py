@@ -1,140 +1,258 @@
-"""The Dask frontend on a large run: wall time and the workers' peak memory.
+"""The Dask frontend against one process: wall time and peak memory per worker.
 
-Reads the run with ``dd.read_parquet`` (a file, or with ``--data DIR`` every ``*.parquet`` of
-a directory, e.g. a 100M-row run written as many files) and the qrels with
-``dd.read_parquet`` (one partition: broadcast), then times
-``run.ir.evaluate(qrels, ["ndcg@10", "ap", "rr", "P@10"], ties="average").compute()`` on a
-fresh ``LocalCluster`` of 1 and of 2 worker processes (one thread each, ``--memory-limit``
-each, so that a worker is bounded). The run file is not assumed sorted: it is shuffled by
-qid (``--sorted`` reads it with ``index="qid", calculate_divisions=True`` instead, which
-skips the shuffle when the file is sorted by qid and the row groups do not split a qid).
+One command prints the table of "Every core, then every machine" for this machine, its
+worker counts derived from its cores (C = ``os.cpu_count()``):
 
-Peak memory is each worker process's high-water mark of resident memory
-(``ru_maxrss``), read after the timed runs; each configuration starts fresh workers.
-``--check`` also evaluates the run eagerly with the pandas accessor and compares the values
-(needs several GiB in this process).
+* **one process**: ``pl.scan_parquet(files).ir.evaluate(qrels, ...)``, in a fresh
+  subprocess (its peak RSS);
+* **Dask, sorted**: ``dd.read_parquet(files)`` of files sorted by qid (each a copy of the
+  generated run under its own qid prefix, row groups of whole queries, one partition per
+  row group): its partitions hold whole queries, so nothing is shuffled; 1, C/4 and C
+  workers;
+* **Dask, shuffled**: the same rows in files that each hold the top half of the rankings
+  of one copy and the bottom half of the previous copy's, so every query spans two files
+  and the run is shuffled once; C/4 and C workers.
 
-Usage, from the project root (the 10M-row data: ``python ../shared/bench/make_data.py
---scale large --out bench-data/large``)::
+Every call is ``evaluate(qrels, ["ndcg@10", "ap", "rr", "P@10"], ties="average")``, the
+qrels a Dask frame read from Parquet (split among the partitions, never broadcast); each
+Dask configuration gets a fresh ``LocalCluster`` of worker processes with one thread each
+(``--memory-limit`` each; the libraries imported before the clock starts, as the one
+process imports them), and its peak is the largest worker's high-water mark of resident
+memory (``VmHWM``). Every Dask answer is checked equal, value for value, to the one
+process's.
 
-    python bench/dask_scale.py                                 # 10M rows, 1 and 2 workers
-    python bench/dask_scale.py --workers 2 --repeats 1 --check
-    python bench/dask_scale.py --data runs/ --qrels qrels.parquet --workers 4
+The data are made from ``../shared/bench/make_data.py``'s generator (1,000 documents per
+query, qids ``q000123``) into ``bench-data/dask/<rows>/``, once, and reused; a run of
+10M rows or more reuses ``bench-data/large/run.parquet`` (10,000 queries) when it exists.
 
-Not part of the test suite. The machine's load shifts the timings: note what else runs.
+Usage, from the project root::
+
+    python bench/dask_scale.py                     # 4M rows: a 2-core machine, ~3 min
+    python bench/dask_scale.py --rows 40M          # the issue's first row (16 cores: ~4 min)
+    python bench/dask_scale.py --rows 160M --skip-shuffled --skip-one-worker
+    python bench/dask_scale.py --workers 1 2 8     # other worker counts
+
+``--package DIR`` imports trunc_accessor from another checkout (e.g. to time an older
+commit the same way). Not part of the test suite; the machine's load shifts the timings:
+note what else runs.
 """
 from __future__ import annotations
 
 import argparse
-import glob
+import importlib.util
+import json
 import logging
 import os
 import resource
-import statistics
+import subprocess
 import sys
 import time
 import warnings
 
-import dask
-import dask.dataframe as dd
-import pandas as pd
-from distributed import Client, LocalCluster
-
-import trunc_accessor as ta
-
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 METRICS = ["ndcg@10", "ap", "rr", "P@10"]
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+DEPTH = 1000  # documents per query (make_data's depth): row groups of whole queries
+
+ONE = """
+import json, sys, time
+import polars as pl
+sys.path.insert(0, sys.argv[1])
+import trunc_accessor as ta
+files, qrels, out = json.loads(sys.argv[2]), sys.argv[3], sys.argv[4]
+q = pl.read_parquet(qrels)
+start = time.perf_counter()
+values = pl.scan_parquet(files).ir.evaluate(q, {metrics}, ties="average").collect()
+seconds = time.perf_counter() - start
+values.write_parquet(out)
+peak = [int(x.split()[1]) * 1024 for x in open("/proc/self/status") if x.startswith("VmHWM")]
+print(json.dumps({{"seconds": seconds, "peak": peak[0]}}))
+"""
+
+
+def rows_arg(text: str) -> int:
+    text = text.strip().upper()
+    scale = {"K": 1_000, "M": 1_000_000}.get(text[-1:], 1)
+    return int(float(text.rstrip("KM")) * scale)
 
 
 def peak_rss() -> int:
-    """This process's peak resident memory in bytes (Linux reports KiB)."""
+    """This process's peak resident memory in bytes: Linux's VmHWM (ru_maxrss survives
+    fork and exec, so a worker would report the peak of the process that started it)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM"):
+                return int(line.split()[1]) * 1024
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def read(args):
-    source = os.path.join(args.data, "*.parquet") if args.data else args.run
-    options = {"blocksize": args.blocksize}
-    if args.sorted:
-        options.update(index="qid", calculate_divisions=True)
-    run = dd.read_parquet(source, **options)
-    qrels = dd.read_parquet(args.qrels)
+# --------------------------------------------------------------------------- data
+def _base(rows: int):
+    """The generated run (qid, docid, score, rank) and qrels of min(rows, 10M) rows."""
+    import polars as pl
+
+    large = os.path.join(ROOT, "bench-data", "large")
+    if rows >= 10_000_000 and os.path.exists(os.path.join(large, "run.parquet")):
+        return (pl.read_parquet(os.path.join(large, "run.parquet")),
+                pl.read_parquet(os.path.join(large, "qrels.parquet")))
+    spec = importlib.util.spec_from_file_location(
+        "make_data", os.path.join(ROOT, "..", "shared", "bench", "make_data.py"))
+    assert spec is not None and spec.loader is not None, "../shared/bench/make_data.py"
+    make_data = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_data)
+    queries = max(1, min(rows, 10_000_000) // DEPTH)
+    run, qrels, _ = make_data.generate(queries, DEPTH, 100, 0.1, 1, 0.3, 10_000_000, 42, False)
     return run, qrels
 
 
-def one(args, workers: int) -> dict:
+def make(rows: int, cores: int) -> tuple[list[str], list[str], str]:
+    """(sorted files, shuffled files, qrels file) of ``rows`` run rows, made once."""
+    import polars as pl
+
+    out = os.path.join(ROOT, "bench-data", "dask", str(rows))
+    qrels_path = os.path.join(out, "qrels.parquet")
+    base_rows = min(rows, 10_000_000) // DEPTH * DEPTH
+    copies = max(1, round(rows / base_rows))
+    sorted_files = [os.path.join(out, f"sorted-{c:03d}.parquet") for c in range(copies)]
+    mixed_files = [os.path.join(out, f"mixed-{c:03d}.parquet") for c in range(copies)]
+    if all(os.path.exists(f) for f in [*sorted_files, *mixed_files, qrels_path]):
+        return sorted_files, mixed_files, qrels_path
+    os.makedirs(out, exist_ok=True)
+    start = time.perf_counter()
+    run, qrels = _base(rows)
+    run = run.sort("qid", "rank")
+    # at least 4 partitions per core over the whole run, whole queries in each row group
+    group = max(DEPTH, min(1_000_000, rows // (4 * cores)) // DEPTH * DEPTH)
+
+    def copy(c: int, frame):
+        return frame.with_columns(pl.format("c{}_{}", pl.lit(f"{c:03d}"), pl.col("qid"))
+                                  .alias("qid"))
+
+    for c in range(copies):
+        copy(c, run).write_parquet(sorted_files[c], row_group_size=group)
+        top = copy(c, run.filter(pl.col("rank") <= DEPTH // 2))
+        bottom = copy((c - 1) % copies, run.filter(pl.col("rank") > DEPTH // 2))
+        pl.concat([top, bottom]).write_parquet(mixed_files[c], row_group_size=group)
+    pl.concat([copy(c, qrels) for c in range(copies)]).write_parquet(qrels_path)
+    print(f"data: {copies} x {base_rows:,} rows in {out} "
+          f"({time.perf_counter() - start:.0f} s)", flush=True)
+    return sorted_files, mixed_files, qrels_path
+
+
+# --------------------------------------------------------------------------- timings
+def _warm() -> None:
+    import dask.dataframe  # noqa: F401
+    import pyarrow.parquet  # noqa: F401
+
+    import trunc_accessor.frontends.dask  # noqa: F401
+
+
+def one_process(files: list[str], qrels: str, package: str, out: str) -> dict:
+    code = ONE.format(metrics=METRICS)
+    proc = subprocess.run([sys.executable, "-c", code, package, json.dumps(files), qrels, out],
+                          capture_output=True, text=True, check=True)
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def dask_run(files: list[str], qrels: str, workers: int, memory_limit, want) -> dict:
+    import dask.dataframe as dd
+    import polars as pl
+    from distributed import Client, LocalCluster
+
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                           memory_limit=args.memory_limit, dashboard_address=None)
+                           memory_limit=memory_limit, dashboard_address=None)
     client = Client(cluster)
     try:
-        run, qrels = read(args)
-        times, shuffled = [], None
-        for _ in range(args.repeats):
-            start = time.perf_counter()
-            values = run.ir.evaluate(qrels, METRICS, ties="average").compute()
-            times.append(time.perf_counter() - start)
-            shuffled = not run.known_divisions
-        peaks = client.run(peak_rss)
-        return {"workers": workers, "partitions": run.npartitions, "shuffled": shuffled,
-                "times": times, "peak": max(peaks.values()), "values": values}
+        client.run(_warm)  # imports, as on a cluster that has run a call before
+        run = dd.read_parquet(files, split_row_groups=True)
+        dq = dd.read_parquet(qrels)
+        start = time.perf_counter()
+        lazy = run.ir.evaluate(dq, METRICS, ties="average")
+        names = " ".join(str(k[0] if isinstance(k, tuple) else k)
+                         for k in lazy.__dask_graph__().keys())
+        values = lazy.compute()
+        seconds = time.perf_counter() - start
+        peak = max(client.run(peak_rss).values())
     finally:
         client.close()
         cluster.close()
+    from polars.testing import assert_frame_equal
+
+    assert_frame_equal(pl.from_pandas(values.reset_index()), want, check_dtypes=False,
+                       check_exact=True)  # the Dask values are the one process's
+    return {"seconds": seconds, "peak": peak, "partitions": run.npartitions,
+            "shuffled": any(w in names for w in ("shuffle", "p2p", "set_partitions", "split_run"))}
+
+
+def _counts(cores: int, wanted) -> tuple[list[int], list[int]]:
+    if wanted:
+        return sorted(set(wanted)), sorted(set(wanted) - {1}) or sorted(set(wanted))
+    quarter = max(1, cores // 4)
+    return sorted({1, quarter, cores}), sorted({quarter, cores})
 
 
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--run", default=os.path.join(ROOT, "bench-data/large/run.parquet"))
-    p.add_argument("--qrels", default=None, help="default: qrels.parquet beside --run")
-    p.add_argument("--data", default=None, help="a directory of Parquet run files")
-    p.add_argument("--workers", type=int, nargs="+", default=[1, 2])
-    p.add_argument("--repeats", type=int, default=2)
-    p.add_argument("--memory-limit", default="6GiB")
-    p.add_argument("--blocksize", default="32MiB",
-                   help="dd.read_parquet's blocksize: the size of a run partition")
-    p.add_argument("--shuffle", default=None, choices=["p2p", "tasks", "disk"],
-                   help="Dask's shuffle method (default: Dask's choice, p2p on a cluster)")
-    p.add_argument("--sorted", action="store_true",
-                   help="read with index='qid', calculate_divisions=True (no shuffle)")
-    p.add_argument("--check", action="store_true",
-                   help="compare with the pandas accessor on the whole run")
+    p.add_argument("--rows", type=rows_arg, default=rows_arg("4M"),
+                   help="run rows (4M, 40M, 160M): copies of a generated run of <= 10M")
+    p.add_argument("--workers", type=int, nargs="+", default=None,
+                   help="Dask worker counts (default: 1, cores/4, cores)")
+    p.add_argument("--memory-limit", default="auto", help="per worker (LocalCluster's)")
+    p.add_argument("--skip-shuffled", action="store_true")
+    p.add_argument("--skip-one-worker", action="store_true")
+    p.add_argument("--package", default=ROOT, help="the checkout to import trunc_accessor from")
     args = p.parse_args(argv)
-    if args.qrels is None:
-        if args.data:
-            sys.exit("--data DIR: name the qrels with --qrels (outside DIR)")
-        args.qrels = os.path.join(os.path.dirname(args.run), "qrels.parquet")
+    sys.path.insert(0, args.package)
+    import dask
+    import polars as pl
+
+    import trunc_accessor as ta
+
     warnings.filterwarnings("ignore", category=ta.TruncAccessorWarning)
     logging.getLogger("distributed.shuffle").setLevel(logging.ERROR)  # one line per shuffle
-    if args.shuffle:
-        dask.config.set({"dataframe.shuffle.method": args.shuffle})
-
+    cores = os.cpu_count() or 1
+    sorted_counts, mixed_counts = _counts(cores, args.workers)
+    if args.skip_one_worker:
+        sorted_counts = [w for w in sorted_counts if w > 1] or sorted_counts
+    files, mixed, qrels = make(args.rows, cores)
     load = os.getloadavg() if hasattr(os, "getloadavg") else "?"
-    print(f"run: {args.data or args.run}; qrels: {args.qrels}; metrics {METRICS}, "
-          f"ties='average'; {os.cpu_count()} cores, load before {load}; worker memory limit "
-          f"{args.memory_limit}; shuffle {args.shuffle or 'Dask default'}; dask {dask.__version__}")
-    rows = []
-    for workers in args.workers:
-        r = one(args, workers)
-        rows.append(r)
-        print(f"  {workers} worker(s): {', '.join(f'{t:.1f}' for t in r['times'])} s; "
-              f"peak {r['peak'] / 2**30:.2f} GiB", flush=True)
-    print()
-    print("| workers | partitions | shuffle | wall time (s), median | runs (s) "
-          "| peak RSS per worker |")
-    print("|---:|---:|---|---:|---|---:|")
-    for r in rows:
-        print(f"| {r['workers']} | {r['partitions']} | {'yes' if r['shuffled'] else 'no'} | "
-              f"{statistics.median(r['times']):.1f} | "
-              f"{', '.join(f'{t:.1f}' for t in r['times'])} | {r['peak'] / 2**30:.2f} GiB |")
-    if args.check:
-        source = os.path.join(args.data, "*.parquet") if args.data else args.run
-        start = time.perf_counter()
-        run = pd.concat([pd.read_parquet(f) for f in sorted(glob.glob(source))],
-                        ignore_index=True)
-        eager = run.ir.evaluate(pd.read_parquet(args.qrels), METRICS, ties="average")
-        print(f"\npandas accessor, this process: {time.perf_counter() - start:.1f} s")
-        for r in rows:
-            pd.testing.assert_frame_equal(r["values"], eager, check_exact=True)
-        print("values equal the pandas accessor's")
+    print(f"{args.rows:,} rows in {len(files)} file(s); metrics {METRICS}, ties='average'; "
+          f"{cores} cores, load before {load}; dask {dask.__version__}; "
+          f"trunc_accessor from {ta.__file__}", flush=True)
+    out = os.path.join(os.path.dirname(qrels), "one-process-values.parquet")
+    one = one_process(files, qrels, args.package, out)
+    want = pl.read_parquet(out)
+    print(f"  one process: {one['seconds']:.1f} s, {one['peak'] / 2**30:.2f} GiB", flush=True)
+    rows = {"sorted": {}, "shuffled": {}}
+    plan = [("sorted", files, sorted_counts)]
+    if not args.skip_shuffled:
+        plan.append(("shuffled", mixed, mixed_counts))
+    for kind, paths, counts in plan:
+        for w in counts:
+            r = dask_run(paths, qrels, w, args.memory_limit, want)
+            rows[kind][w] = r
+            print(f"  Dask {kind}, {w} worker(s), {r['partitions']} partitions, shuffle "
+                  f"{'yes' if r['shuffled'] else 'no'}: {r['seconds']:.1f} s, "
+                  f"{r['peak'] / 2**30:.2f} GiB per worker", flush=True)
+    print("\nevery Dask answer equals the one process's")
+    print_table(args.rows, one, rows)
+
+
+def print_table(n: int, one: dict, rows: dict) -> None:
+    def cell(found: dict) -> str:
+        if not found:
+            return "–"
+        times = " / ".join(f"{r['seconds']:.1f}" for r in found.values())
+        peaks = " / ".join(f"{r['peak'] / 2**30:.1f}" for r in found.values())
+        return f"{times} s ({peaks} GiB per worker)"
+
+    head = " / ".join(str(w) for w in rows["sorted"])
+    mixed = " / ".join(str(w) for w in rows["shuffled"]) or "–"
+    print(f"\n| rows | one process, `pl.scan_parquet(files).ir.evaluate(...)` | Dask, sorted "
+          f"(no shuffle): {head} workers | Dask, shuffled: {mixed} workers |")
+    print("|---|---|---|---|")
+    label = f"{n / 1e6:g}M"
+    print(f"| {label} | {one['seconds']:.1f} s, {one['peak'] / 2**30:.1f} GiB | "
+          f"{cell(rows['sorted'])} | {cell(rows['shuffled'])} |")
 
 
 if __name__ == "__main__":

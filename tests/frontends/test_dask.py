@@ -130,13 +130,18 @@ def test_known_divisions_skip_the_shuffle(client, cranfield):
     flat = indexed.compute().reset_index()
     lazy = indexed.ir.evaluate(qrels, ["ndcg@10", "ap"], by="system", ties="first")
     assert "shuffle" not in str(lazy.__dask_graph__().keys())
-    unknown = indexed.clear_divisions()  # the same partitions, divisions forgotten: shuffled
-    shuffled = unknown.ir.evaluate(qrels, ["ndcg@10", "ap"], by="system", ties="first")
-    assert "shuffle" in str(shuffled.__dask_graph__().keys())
-    got, got_shuffled = dask.compute(lazy, shuffled)
+    unknown = indexed.clear_divisions()  # divisions forgotten: the qid ranges still say so
+    kept = unknown.ir.evaluate(qrels, ["ndcg@10", "ap"], by="system", ties="first")
+    assert "shuffle" not in str(kept.__dask_graph__().keys())
+    mixed = dd.from_pandas(runs.sample(frac=1, random_state=1), npartitions=4, sort=False)
+    shuffled = mixed.ir.evaluate(qrels, ["ndcg@10", "ap"], by="system", ties="first")
+    assert "split_run" in str(shuffled.__dask_graph__().keys())  # split by qid hash
+    got, got_kept, got_shuffled = dask.compute(lazy, kept, shuffled)
     want = flat.ir.evaluate(qrels, ["ndcg@10", "ap"], by="system", ties="first")
     same(got, want)
-    same(got_shuffled, want)
+    same(got_kept, want)
+    same(got_shuffled, mixed.compute().ir.evaluate(qrels, ["ndcg@10", "ap"], by="system",
+                                                   ties="first"))
 
 
 def test_null_by_key_is_a_system(client, cranfield):

@@ -27,10 +27,17 @@ from trunc_accessor.metrics.registry import Measure
 
 BROADCAST_QRELS_ROWS = 5_000_000
 """Qrels (pandas or Polars) of at most this many rows are broadcast to every worker; larger
-ones are shuffled by qid with the run and joined partition by partition. 5M judgments are
-about 100–250 MB as Polars (string ids), a copy that every worker can hold; the largest
-public qrels (MS MARCO, TREC DL, ClueWeb) are well below. A Dask qrels frame is broadcast
-when it has one partition, else joined partition-wise."""
+ones are split on the client by the run partition each qid belongs to, and each partition
+receives its slice only. 5M judgments are about 100–250 MB as Polars (string ids), a copy
+that every worker can hold; the largest public qrels (MS MARCO, TREC DL, ClueWeb) are well
+below. A Dask qrels frame is always split, by one task per qrels partition."""
+
+TASK_SHUFFLE_PARTITIONS = 64
+"""A run that must be shuffled, of at most this many partitions, is split by tasks (each
+partition's rows split by qid hash bucket into one small Polars frame per partition, held
+in the workers' memory until scored: n² frames); a run of more partitions goes through
+Dask's own shuffle (``dataframe.shuffle.method``: P2P on a distributed cluster, which
+spills to disk), on the same buckets."""
 
 _SHIFT = 40  # input position = partition number << 40 | row within the partition
 
@@ -135,14 +142,19 @@ def _within(qids: pl.Series, owned: pl.Series) -> pl.Series:
     return _as_string(qids).is_in(owned.implode())
 
 
-def _route(values: pd.Series) -> np.ndarray:
-    """A 64-bit hash of each qid's string form (run and qrels meet in one partition)."""
-    s = _as_string(_polars(values.to_frame("q"), ["q"], "run", ("q",))["q"])
-    return s.hash(seed=0x7A).to_numpy().view(np.int64)
+def _hash_bucket(qids: pl.Series, n: int) -> np.ndarray:
+    """``hash(qid as a string) % n`` of each qid (any key type): the partition of a shuffled
+    run that holds it, and of the qrels that go with it."""
+    return (_as_string(qids).hash(seed=0x7A) % n).to_numpy().astype(np.int64)
+
+
+def _route(values: pd.Series, n: int) -> np.ndarray:
+    """The bucket of each qid of a run partition (``_hash_bucket``)."""
+    return _hash_bucket(_polars(values.to_frame("q"), ["q"], "run", ("q",))["q"], n)
 
 
 def _tag(part: pd.DataFrame, qid: str, reset: bool, seq: str | None, route: str | None,
-         partition_info=None) -> pd.DataFrame:
+         n: int = 1, partition_info=None) -> pd.DataFrame:
     if reset:
         part = part.reset_index()
     extra = {}
@@ -150,13 +162,16 @@ def _tag(part: pd.DataFrame, qid: str, reset: bool, seq: str | None, route: str 
         number = partition_info["number"] if partition_info else 0
         extra[seq] = (np.int64(number) << _SHIFT) + np.arange(len(part), dtype=np.int64)
     if route is not None:
-        extra[route] = _route(part[qid])
+        extra[route] = _route(part[qid], n)
     return part.assign(**extra) if extra else part
 
 
-def _run_polars(part: pd.DataFrame, layout: _Layout) -> pl.DataFrame:
-    """A run partition as the engine's Polars input, rows in input order."""
-    if layout.reset:
+def _run_polars(part: pd.DataFrame | pl.DataFrame | list, layout: _Layout) -> pl.DataFrame:
+    """A run partition (pandas, or Polars read from Parquet) as the engine's Polars input,
+    rows in input order (a list: the frames of a shuffled partition, see ``split_run``)."""
+    if isinstance(part, list):
+        part = pl.concat(part, how="vertical_relaxed")
+    if layout.reset and not isinstance(part, pl.DataFrame):
         part = part.reset_index()
     names = list(layout.columns) + ([layout.seq] if layout.seq else [])
     run = _polars(part, names, "run", tuple(k for k in (layout.qid, layout.docid) if k))
@@ -210,12 +225,6 @@ def _no_missing_qid(q: pl.DataFrame, qid: str) -> None:
                                 f"{', '.join(f'{k}={v!r}' for k, v in row.items())})")
 
 
-def _qrels_facts(part: pd.DataFrame, columns: tuple, rel: str):
-    q = _qrels_polars(part, columns)
-    _no_missing_qid(q, columns[0])
-    return q.height, largest_grade(q, rel), q.schema, q.head(1)
-
-
 def _plan(systems: pl.DataFrame | None, facts: list, queries: pl.Series | None,
           by: tuple) -> _Plan:
     """The call's plan from the systems and (rows, max grade, schema, sample) of the qrels
@@ -241,7 +250,9 @@ def _piece(part: pd.DataFrame, qrels, plan: _Plan, call: _Call, layout: _Layout,
         owned = run_qids
         q = qrels.filter(_within(qrels[layout.qrels_qid], owned))
     else:
-        q = _qrels_polars(qrels, list(plan.qrels_schema or {}), plan.qrels_schema)
+        q = qrels if isinstance(qrels, pl.DataFrame) else pl.concat(qrels, how="vertical_relaxed")
+        if q.height == 0:
+            q = pl.DataFrame(schema=plan.qrels_schema)
         owned = pl.concat([run_qids, _as_string(q[layout.qrels_qid]).rename("qid")]).unique()
     if run.height == 0:  # nothing retrieved here: its judged qids are scored at the end
         return _Piece(None, None, Notes(), owned.clear(), spare_qrels=q)
@@ -325,10 +336,6 @@ def _height(qrels) -> int:
 def _qrels_facts_polars(q: pl.DataFrame, rel: str):
     _no_missing_qid(q, q.columns[0])
     return q.height, largest_grade(q, rel), q.schema, q.head(1)
-
-
-def _qrels_route(part: pd.DataFrame, qid: str, route: str) -> pd.DataFrame:
-    return part.assign(**{route: _route(part[qid])})
 
 
 def _scatter(q: pl.DataFrame):

@@ -15,27 +15,39 @@ How a call is evaluated:
    qrels), so a missing column, a bad argument or a bad column type raises at the call, with
    the pandas accessor's error; what needs the data (a document retrieved twice, a missing
    id) raises on compute, with the same class.
-2. **Whole queries per partition.** A run whose index is its qid column with known
-   divisions (``set_index("qid")``; ``read_parquet(..., index="qid",
-   calculate_divisions=True)``), or a run of one partition, already holds each query in one
-   partition. Any other run is shuffled once by qid (``shuffle(on=qid)``, as many partitions
-   as it had; the method is Dask's, ``dataframe.shuffle.method``), carrying each row's
-   input position so that every ranking keeps its input order (``ties="first"``, equal
-   ranks, ``crp``'s grades).
+2. **Whole queries per partition.** A run whose partitions already hold whole queries is
+   evaluated as it lies, never shuffled: the qid ranges of its partitions (smallest and
+   largest qid of each, read from the Parquet footers of a ``dd.read_parquet`` run or the
+   paths of hive-style ``qid=...`` directories, else computed by one small task per
+   partition that reads the qid column alone) must not overlap once sorted, so that a qid
+   lies in one partition; the rows inside a partition may come in any order. Files sorted
+   by qid, hive-style directories by qid, and ``set_index("qid")`` runs are such runs;
+   files that share a qid at their boundary are not. A plain ``dd.read_parquet`` run is
+   read by the tasks that score it, straight into Polars. Any other run is shuffled once:
+   only the columns the engine reads, each row carrying its input position (so that every
+   ranking keeps its input order: ``ties="first"``, equal ranks, ``crp``'s grades), into
+   partition ``hash(qid as a string) % n`` of as many as it had: by tasks that split each
+   partition into one Polars frame per bucket, or, above ``TASK_SHUFFLE_PARTITIONS``
+   partitions, by Dask's shuffle (``set_index`` on the bucket, an integer; the method is
+   Dask's, ``dataframe.shuffle.method``). (``trunc_accessor.frontends._dask_layout``.)
 3. **Facts of the whole call.** As ``trunc_accessor.engine.batches`` does for lazy Polars runs,
    small tasks find the systems (the distinct ``by=`` keys of the whole run, read from the
-   ``by=`` columns alone) and the largest grade of the whole qrels, and every partition is
-   prepared with them (an ``trunc_accessor.engine.Batch``): system codes, graded gains
-   (ERR, RBP) and empty rankings are those of a single call.
+   ``by=`` columns alone) and the largest grade of the whole qrels (from the tasks that
+   split them), and every partition is prepared with them (an
+   ``trunc_accessor.engine.Batch``): system codes, graded gains (ERR, RBP) and empty
+   rankings are those of a single call.
 4. **Qrels.** Judgments of at most ``BROADCAST_QRELS_ROWS`` rows given as pandas or
-   Polars (or a Dask frame of one partition) are *broadcast*: converted once, sent once to
-   each worker, and each partition takes the judgments of the qids its run holds. Larger
-   ones, and Dask qrels of several partitions (whose size is unknown until computed), are
-   *joined partition-wise*: run and qrels are both shuffled by one hash of the qid (its
-   decimal digits for integers, so that ``7`` meets ``"7"`` as in the engine) into the same
-   number of partitions, and partition i of the run is evaluated with partition i of the
-   qrels. Qrels and ``queries=`` qids that no partition holds are scored once, at the end,
-   as every system's empty ranking.
+   Polars are *broadcast*: converted once, sent once to each worker, and each partition
+   takes the judgments of the qids its run holds. Larger ones, and Dask qrels, are never
+   shuffled: they are *split* by the partition each qid belongs to (its qid range: from a
+   partition's smallest qid to the next partition's; or its hash bucket when the run was
+   shuffled), on the client once for pandas or Polars qrels (each slice scattered to the
+   workers) or by one task per Dask qrels partition, and partition i of the run is
+   evaluated with slice i only, so a worker holds its partition and that slice, never the
+   whole qrels. A qrels qid compares with a run qid as the engine compares them (``7``
+   meets ``"7"``). Judged qids and ``queries=`` qids that no partition retrieves are
+   scored by the partition whose slice holds them, or once at the end, as every system's
+   empty ranking.
 5. **One answer.** A last task gathers the partitions' answers and notes
    (``trunc_accessor.core.prepare.Notes``, merged as the lazy path merges its batches),
    says the call's warnings once or raises its errors (``Notes.finish``), and sorts the
@@ -50,9 +62,9 @@ The answer is a Dask DataFrame (a Series for a metric method) of one partition, 
 the pandas answer (a MultiIndex with ``by=``). Per-query values are small; ``cutoff_curve``
 and ``crp`` have a row per cut-off or retrieved document, so on a run larger than a worker
 bound them with ``max_depth=``/``depth=``. ``truncate``/``truncate_at`` return the run's own
-partitions, rows and index (a shuffled run is cut on the shuffled copy and the kept rows
-are picked from the original partitions). ``plot_crp`` computes the queries it draws; ``rbo``
-and ``overlap`` are not available on Dask runs.
+partitions, rows and index (a run whose partitions share queries is cut on a copy
+shuffled on the qid's hash, and the kept rows are picked from the original partitions).
+``plot_crp`` computes the queries it draws; ``rbo`` and ``overlap`` are not available on Dask runs.
 
 >>> import dask.dataframe as dd, trunc_accessor as ta
 >>> run, qrels = ta.load_example()
@@ -65,24 +77,35 @@ True
 """
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import dask
 import dask.dataframe as dd
 import numpy as np
 import pandas as pd
+import polars as pl
 from dask.dataframe.extensions import register_dataframe_accessor
 
 from trunc_accessor._typing import Figure, Frame
 from trunc_accessor.core import columns as _columns
-from trunc_accessor.core import frames
 from trunc_accessor.core import keys as _keys
 from trunc_accessor.engine import evaluation as engine
 from trunc_accessor.engine import options as _options
+from trunc_accessor.frontends._dask_layout import (
+    Buckets,
+    parquet_parts,
+    qrels_by_bucket,
+    read_part,
+    run_buckets,
+    split_run,
+)
 from trunc_accessor.frontends._dask_parts import (
     BROADCAST_QRELS_ROWS,
+    TASK_SHUFFLE_PARTITIONS,
     _Call,
     _concat,
     _height,
@@ -94,10 +117,8 @@ from trunc_accessor.frontends._dask_parts import (
     _piece,
     _plan,
     _polars,
-    _qrels_facts,
     _qrels_facts_polars,
     _qrels_polars,
-    _qrels_route,
     _scatter,
     _systems,
     _tag,
@@ -127,51 +148,41 @@ def _answer_meta(run_row: pd.DataFrame, qrels, call: _Call, queries):
     return cols, meta
 
 
-def _layout(run: dd.DataFrame, cols, reset: bool, shuffle: bool, broadcast: bool) -> _Layout:
-    """Where the run's pieces come from: shuffled runs carry each row's input position
-    (``seq``), and runs routed with the qrels a route column, named apart from the run's."""
+def _layout(run: dd.DataFrame, cols, reset: bool, shuffle: bool) -> _Layout:
+    """Where the run's pieces come from: a shuffled run carries each row's input position
+    (``seq``), in a column named apart from the run's."""
     names = list(run._meta.columns) + [run._meta.index.name]
     seq = _columns.fresh_name(names, "__ta_seq") if shuffle else None
-    route = None if broadcast else _columns.fresh_name([*names, *([seq] if seq else [])],
-                                                     "__ta_route")
     return _Layout(tuple(engine.run_columns(cols)), cols.run_qid, cols.qrels_qid,
-                   reset=reset and not shuffle, seq=seq, route=route, docid=cols.run_docid)
+                   reset=reset, seq=seq, docid=cols.run_docid)
 
 
-def _whole_queries(run: dd.DataFrame, qid: str, reset: bool, layout: _Layout) -> dd.DataFrame:
-    """The run shuffled so that each query lies in one partition, by qid or, when the
-    qrels are routed too, by the route column."""
-    tag: dict[str, Any] = {"qid": qid, "reset": reset, "seq": layout.seq, "route": layout.route}
+def _dask_shuffled(run: dd.DataFrame, reset: bool, layout: _Layout) -> dd.DataFrame:
+    """The run shuffled by Dask (``dataframe.shuffle.method``) into the partitions numbered
+    by the hash buckets of their qids: the engine's columns, each row's input position, and
+    the bucket (an integer; ``set_index`` with one division per partition)."""
+    n, seq = run.npartitions, layout.seq
+    assert seq is not None  # a shuffled run carries each row's input position
+    route = _columns.fresh_name([*run._meta.columns, run._meta.index.name, seq], "__ta_route")
+    tag: dict[str, Any] = {"qid": layout.qid, "reset": reset, "seq": seq, "route": route,
+                           "n": n}
     tagged = run.map_partitions(_tag, **tag,
                                 meta=_tag(run._meta, **tag, partition_info={"number": 0}))
-    return tagged.shuffle(on=layout.route or qid, npartitions=run.npartitions)
+    return tagged[[*layout.columns, seq, route]].set_index(
+        route, divisions=list(range(n + 1)))
+
+
+def _read_piece(source: tuple, *args) -> Any:
+    """``_piece`` of a partition that the task reads itself (Parquet files or row groups:
+    ``read_part``'s arguments), so that a partition is read where and when it is scored."""
+    return _piece(read_part(*source), *args)
 
 
 def _broadcast_qrels(qrels, qcols: tuple, rel: str):
     """(the whole qrels as one Polars frame, scattered or delayed, [its facts]): small
-    qrels go whole to every piece of the run."""
-    if isinstance(qrels, dd.DataFrame):
-        q = dask.delayed(_qrels_polars)(dask.delayed(_concat)(qrels.to_delayed()), qcols)
-    else:
-        q = _scatter(_qrels_polars(qrels, qcols))
+    in-memory qrels go whole to every piece of the run."""
+    q = _scatter(_qrels_polars(qrels, qcols))
     return q, [dask.delayed(_qrels_facts_polars)(q, rel)]
-
-
-def _routed_qrels(qrels, qcols: tuple, cols, layout: _Layout, npartitions: int):
-    """([the facts of each qrels partition], the qrels' partitions routed as the run's):
-    large qrels are shuffled as the run is, so each piece meets its queries' judgments."""
-    if isinstance(qrels, dd.DataFrame):
-        dq = qrels
-    else:
-        dq = (qrels.loc[:, list(qcols)] if _columns.is_pandas(qrels)
-              else frames.to_pandas(_qrels_polars(qrels, qcols)))
-        dq = dd.from_pandas(dq, npartitions=npartitions)
-    facts = [dask.delayed(_qrels_facts)(p, qcols, cols.rel) for p in dq.to_delayed()]
-    route = layout.route
-    assert route is not None  # partition-wise: the qrels are routed as the run
-    dq = dq.map_partitions(_qrels_route, cols.qrels_qid, route,
-                           meta=dq._meta.assign(**{route: np.int64(0)}))
-    return facts, dq.shuffle(on=route, npartitions=npartitions).to_delayed()
 
 
 # --------------------------------------------------------------------------- the accessor
@@ -196,60 +207,64 @@ class DaskIR(Accessor[dd.Series, dd.DataFrame]):
             row = self._frame._meta
         return row.reset_index() if self._qid_in_index() else row
 
-    def _split(self, qid: str) -> bool:
-        """Does every qid lie in one partition already? Known divisions on a qid index say
-        the partitions are sorted, not that a qid never straddles two of them: files sorted
-        by qid that share a qid at their boundary give divisions that look sorted (Dask's
-        read_parquet(calculate_divisions=True)). So the index is read once (one column) and
-        every partition's largest qid must be below the next partition's smallest."""
-        f = self._frame
-        if f.npartitions == 1:
-            return True
-        if not (f.known_divisions and f._meta.index.name == qid):
-            return False
-        if getattr(self, "_whole_queries", None) is None:
-            def bounds(index):
-                return pd.DataFrame({"lo": [index.min()], "hi": [index.max()]}) if len(index) \
-                    else pd.DataFrame({"lo": [], "hi": []}, dtype=index.dtype)
-            meta = pd.DataFrame({"lo": pd.Series([], dtype=f.index.dtype),
-                                 "hi": pd.Series([], dtype=f.index.dtype)})
-            # on the whole frame: a projection (f.index, f[[col]]) lets Dask's Parquet reader
-            # merge files into other partitions than the ones evaluated
-            found = f.map_partitions(lambda part: bounds(part.index), meta=meta).compute()
-            lo, hi = found["lo"].tolist(), found["hi"].tolist()
-            self._whole_queries = all(h < n for h, n in zip(hi[:-1], lo[1:]))
-        return self._whole_queries
+    def _buckets(self, qid: str) -> Buckets | None:
+        """The buckets of the run's partitions when they hold whole queries, else None (the
+        run is shuffled): found once per frame, from its Parquet footers or from its qid
+        column alone (trunc_accessor.frontends._dask_layout)."""
+        if not hasattr(self, "_found"):
+            row = self._meta_row()
+            key: pl.DataType = pl.Null()  # ids of an unusable type: shuffled (the engine says)
+            with contextlib.suppress(ValueError):
+                key = _polars(row, [qid], "run", (qid,)).schema[qid]
+            self._found = run_buckets(self._frame, qid, self._qid_in_index(), key)
+        return self._found
 
     # ------------------------------------------------------------------ the graph
     def _lazy(self, qrels, call: _Call, queries):
         """The Dask answer of ``call`` (module doc)."""
-        qrels_is_dask = isinstance(qrels, dd.DataFrame)
         cols, meta = _answer_meta(self._meta_row(), qrels, call, queries)
         queries_s = _keys.queries_series(queries)
         if queries_s is not None:  # one copy in the graph, whatever the number of partitions
             queries_s = dask.delayed(queries_s, pure=False)
         qcols = tuple(engine.qrels_columns(cols))
-        run = self._frame
-        broadcast = (qrels.npartitions == 1 if qrels_is_dask
-                     else _height(qrels) <= BROADCAST_QRELS_ROWS)
-        shuffle = not broadcast or not self._split(cols.run_qid)
-        layout = _layout(run, cols, self._qid_in_index(), shuffle, broadcast)
-        if shuffle:  # whole queries per partition (routed as the qrels when those are too)
-            run = _whole_queries(run, cols.run_qid, self._qid_in_index(), layout)
-        run_parts = run.to_delayed()
+        run, reset = self._frame, self._qid_in_index()
+        buckets = self._buckets(cols.run_qid)
+        shuffle = buckets is None
+        layout = _layout(run, cols, reset, shuffle)
+        direct = parquet_parts(run, list(layout.columns))
+        piece: Callable[..., Any] = _piece
+        if direct:  # Parquet files read straight into Polars, by the task that uses them
+            layout = dataclasses.replace(layout, reset=False)
+        sources = ([(fs, pieces, list(layout.columns)) for fs, pieces in direct] if direct
+                   else run.to_delayed())
+        run_parts: list
+        if buckets is None:  # shuffled by tasks: whole queries per partition by hash bucket
+            buckets, n = Buckets(run.npartitions, hashed=True), run.npartitions
+            if n <= TASK_SHUFFLE_PARTITIONS:
+                split = [dask.delayed(split_run, nout=n)(s, layout, i, n)
+                         for i, s in enumerate(sources)]
+                run_parts = [[s[j] for s in split] for j in range(n)]
+            else:
+                run_parts = _dask_shuffled(run, reset, layout).to_delayed()
+                layout = dataclasses.replace(layout, reset=False)
+        else:
+            piece, run_parts = (_read_piece if direct else _piece), sources
         system_parts = None
         if cols.by:
-            system_parts = [dask.delayed(_local_systems)(p, cols.by)
-                            for p in self._frame[list(cols.by)].to_delayed()]
-            system_parts = dask.delayed(_systems)(system_parts, cols.by)
+            by_parts = ([dask.delayed(read_part)(fs, pieces, list(cols.by))
+                         for fs, pieces in direct] if direct
+                        else self._frame[list(cols.by)].to_delayed())
+            system_parts = dask.delayed(_systems)(
+                [dask.delayed(_local_systems)(p, cols.by) for p in by_parts], cols.by)
+        broadcast = (not isinstance(qrels, dd.DataFrame)
+                     and _height(qrels) <= BROADCAST_QRELS_ROWS)
         if broadcast:
             q, facts = _broadcast_qrels(qrels, qcols, cols.rel)
             qrels_parts = [q] * len(run_parts)
-        else:
-            q, (facts, qrels_parts) = None, _routed_qrels(qrels, qcols, cols, layout,
-                                                          run.npartitions)
+        else:  # each piece takes the judgments of its own qids
+            q, (facts, qrels_parts) = None, qrels_by_bucket(qrels, qcols, cols.rel, buckets)
         plan = dask.delayed(_plan)(system_parts, facts, queries_s, cols.by)
-        pieces = [dask.delayed(_piece)(p, qp, plan, call, layout, queries_s, broadcast)
+        pieces = [dask.delayed(piece)(p, qp, plan, call, layout, queries_s, broadcast)
                   for p, qp in zip(run_parts, qrels_parts)]
         answer = dask.delayed(_merge)(pieces, q, plan, call, layout, queries_s, self._meta_empty())
         return dd.from_delayed([answer], meta=meta, verify_meta=False)
@@ -285,15 +300,18 @@ class DaskIR(Accessor[dd.Series, dd.DataFrame]):
                 depth = dask.delayed(depth, pure=False)
         cols = _columns.resolve_run_columns(row, by)
         meta = run._meta
-        if self._split(cols.qid):
+        if self._buckets(cols.qid) is not None:
             return run.map_partitions(_truncate_part, depth, marker, by, self._qid_in_index(),
                                       meta=meta)
         names = list(meta.columns) + [meta.index.name]
         seq = _columns.fresh_name(names, "__ta_seq")
-        tag = {"qid": cols.qid, "reset": self._qid_in_index(), "seq": seq, "route": None}
+        route = _columns.fresh_name([*names, seq], "__ta_route")
+        tag = {"qid": cols.qid, "reset": self._qid_in_index(), "seq": seq, "route": route,
+               "n": run.npartitions}
         tagged = run.map_partitions(_tag, **tag,
                                     meta=_tag(meta, **tag, partition_info={"number": 0}))
-        shuffled = tagged[[*cols.needed, seq]].shuffle(on=cols.qid, npartitions=run.npartitions)
+        shuffled = (tagged[[*cols.needed, seq, route]]  # routed on an integer
+                    .shuffle(on=route, npartitions=run.npartitions).drop(columns=route))
         kept = shuffled.map_partitions(
             _kept_rows, depth, marker, by, seq,
             meta=pd.DataFrame({"partition": np.zeros(0, np.int64), "row": np.zeros(0, np.int64)}))
