@@ -1,10 +1,12 @@
 """Comparing systems over per-query results: paired significance tests with multiple-testing
 corrections and confidence intervals (``significance``, ``paired``, ``tukey``), the
 experiment table (``experiment``) and its report (``report``), and rank correlations
-between metrics and rankings (``agreement``, with ``rbo`` for document rankings). SciPy
-loads on first use."""
+between metrics and rankings (``agreement``, with ``rbo`` for document rankings), topic set
+size design and power (``sample_size`` for the numbers, ``design`` for per-query tables) and
+meta-analysis across collections (``meta``). SciPy loads on first use."""
 from __future__ import annotations
 
+from trunc_accessor.stats.design import design_variance, power_curve, topic_set_size
 from trunc_accessor.stats.paired import (
     CIS,
     CORRECTIONS,
@@ -14,8 +16,18 @@ from trunc_accessor.stats.paired import (
     PairedTest,
     multipletests,
 )
+from trunc_accessor.stats.sample_size import (
+    anova_power,
+    ci_width,
+    topics_for_anova,
+    topics_for_ci,
+    topics_for_ttest,
+    ttest_power,
+)
 from trunc_accessor.stats.significance import compare
 from trunc_accessor.stats.tukey import randomized_tukey_hsd, tukey_hsd
 
-__all__ = ["CIS", "CORRECTIONS", "Correction", "Interval", "PairedTest", "TESTS", "compare",
-    "multipletests", "randomized_tukey_hsd", "tukey_hsd"]
+__all__ = ["CIS", "CORRECTIONS", "Correction", "Interval", "PairedTest", "TESTS", "anova_power",
+    "ci_width", "compare", "design_variance", "multipletests", "power_curve",
+    "randomized_tukey_hsd", "topic_set_size", "topics_for_anova", "topics_for_ci",
+    "topics_for_ttest", "ttest_power", "tukey_hsd"]
