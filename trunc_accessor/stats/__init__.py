@@ -7,6 +7,7 @@ meta-analysis across collections (``meta``). SciPy loads on first use."""
 from __future__ import annotations
 
 from trunc_accessor.stats.design import design_variance, power_curve, topic_set_size
+from trunc_accessor.stats.meta import collection_effects, meta_analysis
 from trunc_accessor.stats.paired import (
     CIS,
     CORRECTIONS,
@@ -28,6 +29,7 @@ from trunc_accessor.stats.significance import compare
 from trunc_accessor.stats.tukey import randomized_tukey_hsd, tukey_hsd
 
 __all__ = ["CIS", "CORRECTIONS", "Correction", "Interval", "PairedTest", "TESTS", "anova_power",
-    "ci_width", "compare", "design_variance", "multipletests", "power_curve",
+    "ci_width", "collection_effects", "compare", "design_variance", "meta_analysis",
+    "multipletests", "power_curve",
     "randomized_tukey_hsd", "topic_set_size", "topics_for_anova", "topics_for_ci",
     "topics_for_ttest", "ttest_power", "tukey_hsd"]
