@@ -186,6 +186,19 @@ def test_topic_set_size_frames_follow_the_caller():
         stats.ttest_power(10, 0.02, v.loc[first.metric, "variance_diff"]))
 
 
+def test_a_pair_with_identical_scores_has_no_size():
+    """Two systems equal on every topic: their differences have variance 0, so no n (a
+    missing value, NaN power) instead of an error that would hide the other pairs."""
+    df = _table(n_systems=3)
+    df.loc[df.system == "s2", "ap"] = df.loc[df.system == "s1", "ap"].to_numpy()
+    got = stats.topic_set_size(df, min_diff=0.05, estimate="pairwise")
+    same = got[(got.metric == "ap") & (got.system == "s1") & (got.other == "s2")]
+    assert same.n.isna().all() and same.power.isna().all()
+    assert got.n.notna().sum() == len(got) - 1
+    curve = stats.power_curve(df, 0.05, n=20, estimate="pairwise")
+    assert curve.power.isna().sum() == 1
+
+
 def test_simulated_paired_t_tests_reject_at_the_computed_power():
     """Seeded simulation: 4,000 experiments of n normal paired differences with mean minD
     and variance σ_t²; the share the two-sided t-test rejects at α = 0.05 is within 3

@@ -11,6 +11,7 @@ import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
+import pandas as pd
 
 from trunc_accessor._typing import Frame, Result
 from trunc_accessor.errors import InputError
@@ -22,6 +23,7 @@ from trunc_accessor.stats._common import (
     _say_lacking,
 )
 from trunc_accessor.stats.sample_size import (
+    METHODS,
     _check_positive,
     anova_power,
     ci_width,
@@ -141,11 +143,14 @@ def topic_set_size(per_query: Frame, design: str = "ttest", min_diff: float | No
     "exact" (noncentral t/F) or "sakai" (the normal approximations of his Excel tools), as
     in ``topics_for_ttest``, ``topics_for_anova`` and ``topics_for_ci``.
 
-    Returns the rows of ``design_variance`` with design, alpha, beta, min_diff or delta, the
-    systems of the design, n (the topics needed) and what n achieves: power (t-test,
-    ANOVA) or expected_width (CI).
+    Returns the rows of ``design_variance`` with design, alpha, method, beta and min_diff
+    or delta, the systems of the design, n (the topics needed) and what n achieves: power
+    (t-test, ANOVA) or expected_width (CI). A row whose variance is 0 (two systems with the
+    same score on every topic) has no n (a missing value) and a NaN power.
     """
     target = _check_design(design, estimate, min_diff, delta, beta)
+    _check_prob("alpha", alpha)
+    _check_choice("method", method, METHODS)
     if systems is not None and (isinstance(systems, bool) or not isinstance(systems, int)
                                 or systems < 2):
         raise InputError(f"systems= must be an integer ≥ 2 or None, not {systems!r}")
@@ -153,17 +158,10 @@ def topic_set_size(per_query: Frame, design: str = "ttest", min_diff: float | No
     ns, achieved = [], []
     for row in table.itertuples(index=False):
         m = systems if systems is not None else int(row.systems)
-        if design == "ttest":
-            n = topics_for_ttest(target, row.variance_diff, alpha, beta, method)
-            got = ttest_power(n, target, row.variance_diff, alpha, method)
-        elif design == "anova":
-            n = topics_for_anova(target, row.variance, m, alpha, beta, method)
-            got = anova_power(n, target, row.variance, m, alpha, method)
-        else:
-            n = topics_for_ci(target, row.variance_diff, alpha, method)
-            got = ci_width(n, row.variance_diff, alpha, method)
+        n, got = _design_row(design, target, row, m, alpha, beta, method)
         ns.append(n)
         achieved.append(got)
+    ns = pd.array(ns, dtype="Int64")
     table = table.assign(design=design, alpha=alpha, method=method)
     if design == "ci":
         table = table.assign(delta=delta, n=ns, expected_width=achieved)
@@ -172,6 +170,21 @@ def topic_set_size(per_query: Frame, design: str = "ttest", min_diff: float | No
     if design == "anova":
         table["systems"] = systems if systems is not None else table["systems"]
     return _back(table, polars)
+
+
+def _design_row(design, target, row, m, alpha, beta, method):
+    """(n, its power or expected width) of one row of ``design_variance``; (None, NaN) for
+    a variance of 0 (identical scores on every topic: nothing to design)."""
+    if not row.variance > 0:
+        return None, math.nan
+    if design == "ttest":
+        n = topics_for_ttest(target, row.variance_diff, alpha, beta, method)
+        return n, ttest_power(n, target, row.variance_diff, alpha, method)
+    if design == "anova":
+        n = topics_for_anova(target, row.variance, m, alpha, beta, method)
+        return n, anova_power(n, target, row.variance, m, alpha, method)
+    n = topics_for_ci(target, row.variance_diff, alpha, method)
+    return n, ci_width(n, row.variance_diff, alpha, method)
 
 
 def power_curve(per_query: Frame, min_diff: float | Iterable[float],
@@ -192,6 +205,7 @@ def power_curve(per_query: Frame, min_diff: float | Iterable[float],
     _check_choice("design", design, DESIGNS[:2])
     _check_pairing(design, estimate)
     _check_prob("alpha", alpha)
+    _check_choice("method", method, METHODS)
     diffs = _values(min_diff, "min_diff")
     sizes = _values(n, "n")
     for value in sizes:
@@ -203,7 +217,9 @@ def power_curve(per_query: Frame, min_diff: float | Iterable[float],
     grid = table.merge(_grid(sizes, diffs), how="cross")
     power = []
     for row in grid.itertuples(index=False):
-        if design == "ttest":
+        if not row.variance > 0:
+            power.append(math.nan)
+        elif design == "ttest":
             power.append(ttest_power(int(row.n), row.min_diff, row.variance_diff, alpha, method))
         else:
             m = systems if systems is not None else int(row.systems)
@@ -226,8 +242,6 @@ def _values(value, name) -> list[float]:
 
 
 def _grid(sizes, diffs):
-    import pandas as pd
-
     return pd.DataFrame([(int(s), d) for s in sizes for d in diffs], columns=["n", "min_diff"])
 
 
