@@ -124,11 +124,21 @@ def test_sakai_tools_as_transcribed():
         assert abs(stats.ttest_power(want, min_diff, var, method="sakai")
                    - stats.ttest_power(want, min_diff, var)) < 0.01
     for m in (2, 5, 20):
-        n_exact = stats.topics_for_anova(0.1, 0.02, m)
-        n_sakai = stats.topics_for_anova(0.1, 0.02, m, method="sakai")
-        assert abs(n_exact - n_sakai) <= 2
-        assert stats.anova_power(n_sakai, 0.1, 0.02, m, method="sakai") >= 0.8
-        assert stats.anova_power(n_sakai - 1, 0.1, 0.02, m, method="sakai") < 0.8
+        delta = 0.1**2 / (2 * 0.02)
+
+        def approx_f(n, m=m, delta=delta):
+            pa, pe = m - 1, m * (n - 1)
+            w, lam = st.f.ppf(0.95, pa, pe), n * delta
+            ca, pa_ = (pa + 2 * lam) / (pa + lam), (pa + lam) ** 2 / (pa + 2 * lam)
+            if ca / pa - w / pe <= 0:
+                return 0.0
+            u = (math.sqrt(w / pe) * math.sqrt(2 * pe - 1)
+                 - math.sqrt(ca / pa) * math.sqrt(2 * pa_ - 1)) / math.sqrt(ca / pa - w / pe)
+            return 1 - st.norm.cdf(u)
+
+        want = next(n for n in range(2, 10**6) if approx_f(n) >= 0.8)
+        assert stats.topics_for_anova(0.1, 0.02, m, method="sakai") == want
+        assert abs(stats.topics_for_anova(0.1, 0.02, m) - want) <= 2
     # CI: ⌊n'⌋ upward while 2·t·(1 − 1/(4φ))·σ/√n > δ
     for delta, var in ((0.1, 0.02), (0.05, 0.05)):
         start = 4 * st.norm.ppf(0.975) ** 2 * var / delta**2
@@ -212,6 +222,20 @@ def test_simulated_paired_t_tests_reject_at_the_computed_power():
     share = float((p <= 0.05).mean())
     assert abs(share - want) < 3 * math.sqrt(want * (1 - want) / 4000)
     assert want >= 0.8
+
+
+def test_simulated_anova_rejects_at_the_computed_power():
+    """Seeded simulation of the least favourable means for a range minD (two systems at
+    ±minD/2, the others at 0): the share of one-way ANOVAs (SciPy's f_oneway) rejecting at
+    α = 0.05 is within 3 standard errors of the computed power."""
+    rng = np.random.default_rng(2018)
+    m, min_range, var = 4, 0.1, 0.02
+    n = stats.topics_for_anova(min_range, var, m)
+    want = stats.anova_power(n, min_range, var, m)
+    means = [min_range / 2, -min_range / 2] + [0.0] * (m - 2)
+    groups = [rng.normal(mu, math.sqrt(var), (3000, n)) for mu in means]
+    share = float((scipy_stats.f_oneway(*groups, axis=1).pvalue <= 0.05).mean())
+    assert abs(share - want) < 3 * math.sqrt(want * (1 - want) / 3000)
 
 
 @pytest.mark.parametrize(("call", "word"), [

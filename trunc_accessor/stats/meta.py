@@ -46,8 +46,8 @@ def collection_effects(per_query: Frame, system: Any, baseline: Any,
     ``effect="md"``: the raw mean of the per-query differences d̄ = mean(system − baseline),
     with variance s_d²/n. ``effect="smd"``: the standardised mean difference of paired data
     d_z = d̄/s_d corrected for small samples (Hedges' g = J·d_z, J = 1 − 3/(4(n − 1) − 1)),
-    with variance J²·(1/n + d_z²/(2n)) (Borenstein et al., *Introduction to Meta-Analysis*,
-    2009, ch. 4; Soboroff 2018 combines such standardised effects). ``undefined`` as in
+    with variance J²·(1/n + d_z²/(2n)) (the large-sample variance of a standardised mean;
+    Borenstein et al., *Introduction to Meta-Analysis*, 2009, ch. 4). ``undefined`` as in
     ``compare``: "skip" drops a query undefined for either system, "zero" counts it as 0.
 
     Returns metric, collection, n, mean_system, mean_baseline, effect (the kind), value, variance
