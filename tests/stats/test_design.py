@@ -177,7 +177,9 @@ def test_pairwise_variances_average_to_twice_v_e():
 
 def test_topic_set_size_frames_follow_the_caller():
     df = _table()
+    before = df.copy()
     got = stats.topic_set_size(df, min_diff=0.05)
+    pd.testing.assert_frame_equal(df, before)  # the caller's frame is left as it was
     v = stats.design_variance(df).set_index("metric")
     for row in got.itertuples():
         assert row.n == stats.topics_for_ttest(0.05, v.loc[row.metric, "variance_diff"])
@@ -254,6 +256,8 @@ def test_simulated_anova_rejects_at_the_computed_power():
     (lambda: stats.topic_set_size(_table(n_topics=1), min_diff=0.1), "1 topic"),
     (lambda: stats.topic_set_size(_table(n_systems=1), min_diff=0.1), "two systems"),
     (lambda: stats.power_curve(_table(), 0.1, n=[1.5]), "n="),
+    (lambda: stats.power_curve(_table(), 0.1, design="anova", systems=1), "systems="),
+    (lambda: stats.power_curve(_table(), [], n=10), "min_diff= is empty"),
 ])
 def test_bad_design_arguments_name_the_parameter(call, word):
     with pytest.raises(InputError, match=word.replace("(", r"\(").replace(")", r"\)")):

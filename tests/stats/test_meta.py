@@ -113,7 +113,9 @@ def _per_query():
 
 def test_collection_effects_are_paired_mean_differences():
     df = _per_query()
+    before = df.copy()
     got = stats.collection_effects(df, "b", "a")
+    pd.testing.assert_frame_equal(df, before)  # the caller's frame is left as it was
     wide = df.pivot_table(index=["collection", "qid"], columns="system", values="ap")
     d = (wide["b"] - wide["a"]).groupby(level="collection")
     ap = got[got.metric == "ap"].set_index("collection")
@@ -144,6 +146,7 @@ def test_polars_in_polars_out():
      "collection='track'"),
     (lambda: stats.collection_effects(_per_query(), "z", "a"), "system='z'"),
     (lambda: stats.collection_effects(_per_query(), "b", "a", effect="g"), "effect="),
+    (lambda: stats.collection_effects(_per_query(), "a", "a"), "the same system"),
     (lambda: stats.collection_effects(_per_query().iloc[:2 * 12 + 2], "b", "a"),
      "collection 'c1' has 1 query"),
     (lambda: stats.meta_analysis(_bcg().iloc[:1]), "at least 2 collections"),

@@ -151,9 +151,7 @@ def topic_set_size(per_query: Frame, design: str = "ttest", min_diff: float | No
     target = _check_design(design, estimate, min_diff, delta, beta)
     _check_prob("alpha", alpha)
     _check_choice("method", method, METHODS)
-    if systems is not None and (isinstance(systems, bool) or not isinstance(systems, int)
-                                or systems < 2):
-        raise InputError(f"systems= must be an integer ≥ 2 or None, not {systems!r}")
+    _check_systems(systems)
     table, polars = _pandas(design_variance(per_query, estimate, undefined, by))
     ns, achieved = [], []
     for row in table.itertuples(index=False):
@@ -170,6 +168,12 @@ def topic_set_size(per_query: Frame, design: str = "ttest", min_diff: float | No
     if design == "anova":
         table["systems"] = systems if systems is not None else table["systems"]
     return _back(table, polars)
+
+
+def _check_systems(systems):
+    if systems is not None and (isinstance(systems, bool)
+                                or not isinstance(systems, (int, np.integer)) or systems < 2):
+        raise InputError(f"systems= must be an integer ≥ 2 or None, not {systems!r}")
 
 
 def _design_row(design, target, row, m, alpha, beta, method):
@@ -206,6 +210,7 @@ def power_curve(per_query: Frame, min_diff: float | Iterable[float],
     _check_pairing(design, estimate)
     _check_prob("alpha", alpha)
     _check_choice("method", method, METHODS)
+    _check_systems(systems)
     diffs = _values(min_diff, "min_diff")
     sizes = _values(n, "n")
     for value in sizes:

@@ -56,6 +56,13 @@ def collection_effects(per_query: Frame, system: Any, baseline: Any,
     """
     _check_choice("effect", effect, EFFECTS)
     _check_choice("undefined", undefined, ("skip", "zero"))
+    try:
+        same = bool(system == baseline)
+    except (TypeError, ValueError):
+        same = False
+    if same:
+        raise InputError(f"system and baseline are the same system ({system!r}): nothing "
+                         "to compare")
     frame, polars = _plain(per_query, "per_query")
     if not isinstance(collection, str) or collection not in frame.columns:
         raise InputError(f"collection={collection!r} is not a column of per_query (columns: "
