@@ -23,7 +23,8 @@ MODULES = ("stats.significance", "stats.paired", "stats.tukey", "stats.anova", "
            "stats.agreement",
            "stats.rbo", "stats.experiment", "stats.report", "plot.curves", "plot.experiment",
            "properties.checker", "judges.interrater", "judges.detail",
-           "judges.plot", "judges.leaderboard")
+           "judges.plot", "judges.leaderboard",
+           "stats.design", "stats.sample_size", "stats.meta", "plot.power", "plot.forest")
 
 
 def _documented() -> set[str]:
