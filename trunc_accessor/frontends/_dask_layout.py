@@ -27,7 +27,6 @@ partition; they are never shuffled, and no piece holds another piece's judgments
 """
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -40,6 +39,7 @@ import polars as pl
 from trunc_accessor.core import columns as _columns
 from trunc_accessor.frontends._dask_parts import (
     _SHIFT,
+    _client,
     _hash_bucket,
     _Layout,
     _polars,
@@ -295,13 +295,7 @@ def qrels_by_bucket(qrels, columns: tuple, rel: str, buckets: Buckets):
 def _scattered(slices: list[pl.DataFrame]) -> list:
     """The slices as futures of a distributed client (one copy each, on some worker), or
     as graph literals without one."""
-    if "distributed" in sys.modules:
-        try:
-            from distributed import default_client
-
-            client = default_client()
-        except (ImportError, ValueError):
-            client = None
-        if client is not None:
-            return list(client.scatter(slices, hash=False))
+    client = _client()
+    if client is not None:
+        return list(client.scatter(slices, hash=False))
     return [dask.delayed(s, pure=False) for s in slices]

@@ -338,18 +338,24 @@ def _qrels_facts_polars(q: pl.DataFrame, rel: str):
     return q.height, largest_grade(q, rel), q.schema, q.head(1)
 
 
+def _client():
+    """The active ``distributed`` client, or None (no cluster: Dask's local schedulers)."""
+    if "distributed" not in sys.modules:
+        return None
+    try:
+        from distributed import default_client
+
+        return default_client()
+    except (ImportError, ValueError):
+        return None
+
+
 def _scatter(q: pl.DataFrame):
     """Broadcast qrels: scattered to the workers when a distributed client is active (the
     graph stays small), else a graph literal."""
-    if "distributed" in sys.modules:
-        try:
-            from distributed import default_client
-
-            client = default_client()
-        except (ImportError, ValueError):
-            client = None
-        if client is not None:
-            return client.scatter(q, broadcast=True, hash=False)
+    client = _client()
+    if client is not None:
+        return client.scatter(q, broadcast=True, hash=False)
     return dask.delayed(q, pure=False)
 
 
