@@ -30,6 +30,7 @@ from trunc_accessor.core.columns import is_pandas
 from trunc_accessor.engine import options as _options
 from trunc_accessor.engine.options import Options
 from trunc_accessor.errors import InputError, InputTypeError
+from trunc_accessor.frontends.incomplete import Incomplete
 from trunc_accessor.frontends.methods import Resolving, metric_method, reserve, user_metric
 from trunc_accessor.metrics.names import parse_many
 from trunc_accessor.metrics.parse import parse
@@ -64,7 +65,7 @@ class Frontend(Protocol):
         """Twist's CRP curves (``kind="curve"``) or their archetypes (``"archetype"``)."""
 
 
-class Namespace(Generic[Values, Out], metaclass=Resolving):
+class Namespace(Incomplete[Out], Generic[Values, Out], metaclass=Resolving):
     """The ``.ir`` methods shared by every frontend (see the module doc)."""
 
     _frame: Any

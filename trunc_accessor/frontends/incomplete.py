@@ -1,0 +1,72 @@
+"""The ``.ir`` methods about incomplete judgments, shared by every frontend through
+``trunc_accessor.frontends.namespace.Namespace``: ``bounds`` (each measure with the
+unjudged retrieved documents judged non-relevant and relevant,
+``trunc_accessor.engine.bounds``)."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Generic, TypeVar
+
+from trunc_accessor._typing import Frame, Metrics
+from trunc_accessor.engine import bounds as _bounds
+from trunc_accessor.engine import options as _options
+from trunc_accessor.metrics.names import parse_many
+
+Out = TypeVar("Out")
+
+
+class Incomplete(Generic[Out]):
+    """``bounds``, on top of a frontend's ``_evaluate``."""
+
+    _evaluate: Callable[..., Any]
+
+    def bounds(self, qrels: Frame, metrics: Metrics, *, grade: float | None = None,
+               ties: str | None = None, by: str | Sequence[str] | None = None,
+               queries: Iterable[Any] | None = None, relevance_level: float = 1,
+               undefined: str | None = None, like: str | None = None) -> Out:
+        """Each measure as judged and its bounds over the unjudged retrieved documents.
+
+        For every ranking, ``<m>_lo`` and ``<m>_hi`` are the smaller and the larger of two
+        values of the measure: with every unjudged document the ranking retrieved judged
+        non-relevant (grade 0), and with every one judged relevant at ``grade`` (None: the
+        largest grade of the qrels). Each ranking's holes are filled for that ranking only,
+        and only retrieved documents are filled. The bounds are values on completed
+        judgments: a filled document is judged, so Judged@k is 1 on both sides and bpref
+        and infAP count a hole filled at 0 as judged non-relevant. Where the measure is
+        monotone in every document's grade (precision, DCG, RR, RBP, ERR, recall at full
+        depth, …), [lo, hi] is the range of the measure over every grading of the holes
+        between 0 and ``grade``; for the measures of
+        ``trunc_accessor.engine.bounds.NOT_MONOTONE`` (AP, nDCG, R-precision, recall@k,
+        bpref, …: a relevant hole also raises R or the ideal ranking) it is the range
+        between the two extreme gradings only. The holes of different rankings are
+        disjoint, so the mean of ``<m>_lo`` over queries is the lower bound of the mean,
+        and likewise for ``<m>_hi``. The upper bound of RBP is RBP plus its residual
+        (Moffat & Zobel 2008) without the p^n of the positions past the ranking.
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        metrics : str, list, or ir_measures measure objects
+            As in ``evaluate`` (the diversity measures, which read subtopics, are refused).
+        grade : float, optional
+            The grade of a hole on the upper side; default the qrels' largest grade.
+        ties, by, queries, relevance_level, undefined, like
+            As in ``evaluate``.
+
+        Returns
+        -------
+        One wide per-query frame as ``evaluate`` returns, with three columns per measure:
+        ``<m>`` (as judged), ``<m>_lo`` and ``<m>_hi``.
+
+        >>> import trunc_accessor as ta
+        >>> run, qrels = ta.load_example()
+        >>> run.ir.bounds(qrels, "P@5").columns.tolist()
+        ['P@5', 'P@5_lo', 'P@5_hi']
+        """
+        options = _options.options(ties=ties, relevance_level=relevance_level,
+                                   undefined=undefined, like=like)
+        fill = _bounds.check_fill(grade)
+        named = _bounds.bound_names(parse_many(metrics), fill)
+        return self._evaluate(qrels, named, single=False, options=options, by=by,
+                              queries=queries)
