@@ -75,11 +75,11 @@ class Bound(Measure):
             raise ParameterError(
                 f"bounds: {measure.label} reads the qrels' subtopics, and an unjudged document "
                 "has no subtopic to fill; bounds are for the ad hoc measures")
-        return cls(measure.metric, measure.params, measure.level, side, fill)
+        return cls(measure.metric, measure.params, measure.level, measure.judged_only, side, fill)
 
     @property
     def base(self) -> Measure:
-        return Measure(self.metric, self.params, self.level)
+        return Measure(self.metric, self.params, self.level, self.judged_only)
 
     @property
     def label(self) -> str:
