@@ -1,24 +1,41 @@
-"""The ``.ir`` methods about incomplete judgments, shared by every frontend through
-``trunc_accessor.frontends.namespace.Namespace``: ``bounds`` (each measure with the
-unjudged retrieved documents judged non-relevant and relevant,
-``trunc_accessor.engine.bounds``)."""
+"""The ``.ir`` methods about incomplete judgments and their provenance, shared by every
+frontend through ``trunc_accessor.frontends.namespace.Namespace``: ``bounds`` (each measure
+with the unjudged retrieved documents judged non-relevant and relevant,
+``trunc_accessor.engine.bounds``) and ``evaluate``'s ``source=`` (the measures on the
+judgments of each source and on their union, ``trunc_accessor.core.sources``)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
+import polars as pl
+
 from trunc_accessor._typing import Frame, Metrics
+from trunc_accessor.core import sources as _sources
+from trunc_accessor.core.columns import is_pandas, normalise_by
 from trunc_accessor.engine import bounds as _bounds
 from trunc_accessor.engine import options as _options
+from trunc_accessor.errors import InputError
 from trunc_accessor.metrics.names import parse_many
 
 Out = TypeVar("Out")
 
 
 class Incomplete(Generic[Out]):
-    """``bounds``, on top of a frontend's ``_evaluate``."""
+    """``bounds`` and ``evaluate(source=)``, on top of a frontend's ``_evaluate``."""
 
     _evaluate: Callable[..., Any]
+    evaluate: Callable[..., Any]
+
+    def _by_source(self, qrels: Frame, metrics: Metrics, source: str, **kw: Any) -> Any:
+        """``evaluate`` on the judgments of each source and on their union ("all"), stacked
+        with a key column named ``source`` first (pandas: the outer index level)."""
+        if source in normalise_by(kw.get("by")):
+            raise InputError(f"source={source!r} is also a by= column: the result keys its "
+                             "rows by the source")
+        parts = _sources.split(qrels, source)
+        return _stack({name: self.evaluate(q, metrics, **kw) for name, q in parts.items()},
+                      source)
 
     def bounds(self, qrels: Frame, metrics: Metrics, *, grade: float | None = None,
                ties: str | None = None, by: str | Sequence[str] | None = None,
@@ -70,3 +87,20 @@ class Incomplete(Generic[Out]):
         named = _bounds.bound_names(parse_many(metrics), fill)
         return self._evaluate(qrels, named, single=False, options=options, by=by,
                               queries=queries)
+
+
+def _stack(results: dict, column: str) -> Any:
+    """The results of one call per source, one under the other, keyed by ``column``."""
+    first = next(iter(results.values()))
+    if isinstance(first, (pl.DataFrame, pl.LazyFrame)):
+        names = (first.collect_schema().names() if isinstance(first, pl.LazyFrame)
+                 else first.columns)
+        return pl.concat([r.select(pl.lit(k).alias(column), *names)
+                          for k, r in results.items()])
+    if is_pandas(first):
+        import pandas as pd
+
+        return pd.concat(results, names=[column])
+    import dask.dataframe as dd  # a Dask result: the source as a column
+
+    return dd.concat([r.assign(**{column: k}) for k, r in results.items()])
