@@ -164,7 +164,7 @@ def index_page(registry, dialects) -> str:
     return "\n".join(lines) + "\n"
 
 
-TOOLS = ("evaluate", "truncate", "truncate_at", "cutoff_curve", "optimal_cutoff", "crp",
+TOOLS = ("evaluate", "bounds", "truncate", "truncate_at", "cutoff_curve", "optimal_cutoff", "crp",
          "crp_archetype", "plot_crp", "rbo", "overlap", "fuse")
 
 
