@@ -112,12 +112,19 @@ def completions(prep: Prepared, measure: Measure, fill: float | None,
 
 
 def filled(prep: Prepared, grade: float) -> Prepared:
-    """``prep`` with every unjudged retrieved document judged at ``grade``: its row grade
-    set, and each ranking given its own judged grades (its query's, then its holes at
-    ``grade``), so the completion of one ranking never reaches another's. Cached."""
+    """``prep`` with every unjudged retrieved document judged at ``grade`` (``completed``).
+    Cached."""
     key = ("filled", float(grade))
-    if key in prep._cache:
-        return prep._cache[key]
+    if key not in prep._cache:
+        prep._cache[key] = completed(prep, np.float64(grade), float(grade))
+    return prep._cache[key]
+
+
+def completed(prep: Prepared, hole_grades: np.ndarray | np.float64, top: float) -> Prepared:
+    """``prep`` with its unjudged retrieved documents (its holes, in row order) judged at
+    ``hole_grades`` (one grade, or one per hole; ``top`` the largest): their row grades set,
+    and each ranking given its own judged grades (its query's, then its holes), so the
+    completion of one ranking never reaches another's."""
     n_seg = prep.n_segments
     holes = np.isnan(prep.grade)
     judged = np.diff(prep.q_offsets)[prep.seg_q]
@@ -131,14 +138,14 @@ def filled(prep: Prepared, grade: float) -> Prepared:
     q_grades[offsets[seg_rep] + within] = prep.q_grades[prep.q_offsets[prep.seg_q][seg_rep]
                                                          + within]
     hole_within = np.arange(len(hole_seg)) - np.repeat(np.cumsum(n_holes) - n_holes, n_holes)
-    q_grades[offsets[hole_seg] + judged[hole_seg] + hole_within] = grade
-    out = Prepared(keys=prep.keys, offsets=prep.offsets, seg_q=np.arange(n_seg), seg=prep.seg,
-                   grade=np.where(holes, grade, prep.grade), gid=prep.gid, q_offsets=offsets,
-                   q_grades=q_grades, max_grade=max(float(prep.max_grade), float(grade)),
-                   ties=prep.ties, _g_seg=prep._g_seg, _g_start=prep._g_start,
-                   _g_size=prep._g_size, g_first=prep.g_first, _pos=prep._pos)
-    prep._cache[key] = out
-    return out
+    q_grades[offsets[hole_seg] + judged[hole_seg] + hole_within] = hole_grades
+    grade = prep.grade.copy()
+    grade[holes] = hole_grades
+    return Prepared(keys=prep.keys, offsets=prep.offsets, seg_q=np.arange(n_seg), seg=prep.seg,
+                    grade=grade, gid=prep.gid, q_offsets=offsets, q_grades=q_grades,
+                    max_grade=max(float(prep.max_grade), top), ties=prep.ties,
+                    _g_seg=prep._g_seg, _g_start=prep._g_start, _g_size=prep._g_size,
+                    g_first=prep.g_first, _pos=prep._pos)
 
 
 def bound_names(named, fill: float | None) -> list:

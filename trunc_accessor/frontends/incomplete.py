@@ -2,7 +2,8 @@
 frontend through ``trunc_accessor.frontends.namespace.Namespace``: ``bounds`` (each measure
 with the unjudged retrieved documents judged non-relevant and relevant,
 ``trunc_accessor.engine.bounds``) and ``evaluate``'s ``source=`` (the measures on the
-judgments of each source and on their union, ``trunc_accessor.core.sources``)."""
+judgments of each source and on their union, ``trunc_accessor.core.sources``);
+``sample_holes`` (random completions, ``trunc_accessor.engine.holes``)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
@@ -24,8 +25,73 @@ Out = TypeVar("Out")
 class Incomplete(Generic[Out]):
     """``bounds`` and ``evaluate(source=)``, on top of a frontend's ``_evaluate``."""
 
+    _frame: Any
     _evaluate: Callable[..., Any]
     evaluate: Callable[..., Any]
+
+    def sample_holes(self, qrels: Frame, metrics: Metrics, probabilities: Frame, *,
+                     draws: int = 1000, seed: int | None = 0, grade: float | None = None,
+                     ties: str | None = None, by: str | Sequence[str] | None = None,
+                     queries: Iterable[Any] | None = None, relevance_level: float = 1,
+                     undefined: str | None = None) -> Out:
+        """Each measure on random completions of the unjudged retrieved documents.
+
+        In each of ``draws`` draws, every unjudged document a ranking retrieved is judged
+        relevant at ``grade`` (None: the largest grade of the qrels) with its probability
+        ``p`` from ``probabilities``, independently of the others, and non-relevant (grade 0)
+        otherwise; the measures are scored on each completed ranking, as ``bounds`` scores
+        its two completions. A Monte Carlo estimate, reproducible with ``seed``: the mean of
+        a ranking's draws estimates the measure's expectation under the probabilities
+        (its standard error is the draws' standard deviation over √draws), and their
+        quantiles give an interval for it; for the mean over queries, average each draw over
+        the queries first (``groupby("draw")``), then take the quantiles. Every draw lies
+        between ``bounds``' two completions where the measure is monotone.
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        metrics : str, list, or ir_measures measure objects
+            As in ``bounds``.
+        probabilities : DataFrame
+            qid and docid (as the qrels name them) and ``p``, the probability that the
+            document is relevant, in [0, 1]; every unjudged retrieved document needs one
+            (pairs the qrels judge keep their judgment).
+        draws : int, default 1000
+            Completions drawn.
+        seed : int, optional
+            Seed of NumPy's random generator (None: fresh randomness).
+        grade, ties, by, queries, relevance_level, undefined
+            As in ``bounds``.
+
+        Returns
+        -------
+        A long frame: the keys (by…, qid), ``draw`` (0 … draws − 1) and one column per
+        measure. pandas: a DataFrame with those columns; Polars: a DataFrame (a LazyFrame
+        for a LazyFrame run, computed eagerly). Dask runs are refused: compute them first.
+        """
+        from trunc_accessor.core.numbers import whole_number
+        from trunc_accessor.engine.evaluation import _eager
+        from trunc_accessor.engine.holes import sample
+
+        options = _options.options(ties=ties, relevance_level=relevance_level,
+                                   undefined=undefined)
+        fill = _bounds.check_fill(grade)
+        draws = whole_number(draws, "draws", minimum=1)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise InputError(f"seed= must be a whole number or None, not {seed!r}")
+        named = [n for n in parse_many(metrics) if n.measure is not None]
+        frame = self._frame
+        if not (is_pandas(frame) or isinstance(frame, (pl.DataFrame, pl.LazyFrame))):
+            raise InputError("sample_holes works on pandas and Polars runs: compute the Dask "
+                             "run first (.compute())")
+        out = sample(_eager(frame), qrels, probabilities, named, options, grade=fill,
+                     draws=draws, seed=seed, by=by, queries=queries)
+        if is_pandas(frame):
+            from trunc_accessor.core.frames import to_pandas
+
+            return to_pandas(out)
+        return out.lazy() if isinstance(frame, pl.LazyFrame) else out  # type: ignore[return-value]
 
     def _by_source(self, qrels: Frame, metrics: Metrics, source: str, **kw: Any) -> Any:
         """``evaluate`` on the judgments of each source and on their union ("all"), stacked
@@ -58,7 +124,9 @@ class Incomplete(Generic[Out]):
         between the two extreme gradings only. The holes of different rankings are
         disjoint, so the mean of ``<m>_lo`` over queries is the lower bound of the mean,
         and likewise for ``<m>_hi``. The upper bound of RBP is RBP plus its residual
-        (Moffat & Zobel 2008) without the p^n of the positions past the ranking.
+        (Moffat & Zobel 2008) without the p^n of the positions past the ranking. With a
+        probability of relevance for each hole, ``sample_holes`` draws completions between
+        these two.
 
         Parameters
         ----------
