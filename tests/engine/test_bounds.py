@@ -163,6 +163,18 @@ def test_bounds_take_a_fill_grade():
     assert top["dcg_hi"] == pytest.approx(run.ir.dcg(completed.assign(rel=[1, 3, 3]))["q"])
 
 
+def test_both_completions_share_the_fill_grade_scale():
+    """ERR reads the top of the grade scale: with grade=4 above the qrels' largest (2), the
+    0-completion is scored on the scale 0–4 too."""
+    run = pd.DataFrame({"qid": "q", "docid": ["r", "h", "n"], "score": [3.0, 2.0, 1.0]})
+    qrels = pd.DataFrame({"qid": "q", "docid": ["r", "n"], "rel": [2, 0]})
+    b = run.ir.bounds(qrels, ["err"], grade=4).loc["q"]
+    zero = pd.concat([qrels, pd.DataFrame({"qid": ["q"], "docid": ["h"], "rel": [0]})])
+    assert b["err_lo"] == pytest.approx(run.ir.err(zero, max_grade=4)["q"])
+    assert b["err_hi"] == pytest.approx(run.ir.err(zero.assign(rel=[2, 0, 4]))["q"])
+    assert b["err_lo"] < run.ir.err(zero)["q"]  # the scale 0–2 would give more
+
+
 def test_bounds_agree_on_every_frontend():
     import dask.dataframe as dd
 

@@ -12,13 +12,14 @@ so every frontend and every batch computes bounds as it computes the measure.
 
 ``Bound`` is the measure that answers one side: ``lo`` is the smaller and ``hi`` the larger
 of the two completions' values (a measure that falls as a document's grade rises, such as
-num_nonrel_judged_ret, has its 0-completion on top; an undefined value is
-ordered as 0). Where the measure is monotone in every
-retrieved document's grade, [lo, hi] is exactly the range of the measure over every
-labelling of the holes with grades between 0 and the fill grade; ``NOT_MONOTONE`` lists the
-measures of the library for which it is not (a hole judged relevant also raises R, the
-ideal ranking or the judged non-relevant count, which can lower the value), for which [lo,
-hi] is the range between the two extreme completions only.
+num_nonrel_judged_ret, has its 0-completion on top; an undefined value is ordered as 0).
+Both completions share one grade scale, whose top is the larger of the qrels' largest grade
+and the fill grade (for the measures that read it: ERR, graded RBP, …). Where the measure
+is monotone in every retrieved document's grade, [lo, hi] is exactly the range of the
+measure over every labelling of the holes with grades between 0 and the fill grade;
+``NOT_MONOTONE`` lists the measures of the library for which it is not (a hole judged
+relevant also raises R, the ideal ranking or the judged non-relevant count, which can lower
+the value), for which [lo, hi] is the range between the two extreme completions only.
 """
 from __future__ import annotations
 
@@ -37,9 +38,10 @@ SIDES = ("lo", "hi")
 #: their bounds are the two extreme completions and not the range over every labelling
 #: (found and checked by enumerating every labelling of small rankings): a relevant hole
 #: raises R (recall@k, AP, R-precision, relative precision, the interpolated precisions),
-#: the ideal ranking (nDCG and its relatives, the normalised cascade and utility measures,
-#: compat) or the non-relevant documents judged above the relevant ones (bpref), or moves
-#: the relevant documents' span (the CRP family).
+#: the ideal ranking (nDCG and its relatives, trec_eval's G, compat, BPM, OIE), the judged
+#: non-relevant documents above the relevant ones (bpref, accuracy), the query's largest
+#: grade by which trec_eval's rbp divides every gain (trec_rbp), or moves the relevant
+#: documents' span (Twist and the CRP family). infAP on completed judgments is AP.
 NOT_MONOTONE = frozenset({
     "accuracy", "ap", "ap_prime", "binary_g", "bpm", "bpref", "compat", "f1", "infap",
     "interpolated_precision_11pt", "iprec_at_recall", "ndcg", "ndcg_prime", "ndcg_rel",
@@ -104,19 +106,20 @@ def completions(prep: Prepared, measure: Measure, fill: float | None,
     on it, so the two sides of one measure share both runs of the kernel)."""
     key = ("bounds", measure, fill, relevance_level)
     if key not in prep._cache:
-        grade = prep.max_grade if fill is None else fill
+        grade = float(prep.max_grade if fill is None else fill)
+        # both on one grade scale, up to the fill grade (measures that read the top grade)
         prep._cache[key] = tuple(
-            np.asarray(measure.compute(filled(prep, g), relevance_level), dtype=np.float64)
-            for g in (0.0, grade))
+            np.asarray(measure.compute(filled(prep, g, grade), relevance_level),
+                       dtype=np.float64) for g in (0.0, grade))
     return prep._cache[key]
 
 
-def filled(prep: Prepared, grade: float) -> Prepared:
-    """``prep`` with every unjudged retrieved document judged at ``grade`` (``completed``).
-    Cached."""
-    key = ("filled", float(grade))
+def filled(prep: Prepared, grade: float, top: float) -> Prepared:
+    """``prep`` with every unjudged retrieved document judged at ``grade``, on a grade
+    scale reaching at least ``top`` (``completed``). Cached."""
+    key = ("filled", float(grade), float(top))
     if key not in prep._cache:
-        prep._cache[key] = completed(prep, np.float64(grade), float(grade))
+        prep._cache[key] = completed(prep, np.float64(grade), float(top))
     return prep._cache[key]
 
 
