@@ -181,3 +181,18 @@ def test_per_measure_judged_only_equals_ir_measures():
                 assert value == pytest.approx(expected[(measure, qid)], abs=1e-9), (name, qid)
                 checked += 1
     assert checked >= len(names) * 5
+
+
+def test_judged_only_is_a_measure_parameter_in_every_spelling_and_label(adhoc):
+    """``ndcg@10(judged_only=True)`` (ours), ``nDCG(judged_only=True)@10`` (ir_measures')
+    and the canonical label, which parses back to the same measure."""
+    run, qrels, ways = adhoc
+    whole = ways["trec_eval"][0]
+    res = run.ir.evaluate(qrels, ["ndcg@10(judged_only=True)", "nDCG(judged_only=True)@10",
+                                  ("rbp", {"p": 0.5})], ties="trec_eval")
+    np.testing.assert_array_equal(res["ndcg@10(judged_only=True)"], whole["ndcg@10"])
+    np.testing.assert_array_equal(res["nDCG(judged_only=True)@10"], whole["ndcg@10"])
+    label = parse("nDCG(judged_only=True)@10").label
+    assert label == "ndcg@10(judged_only=True)" and parse(label) == parse("ndcg@10").condensed()
+    with pytest.raises(ta.ParameterError, match="judged_only must be True or False"):
+        run.ir.evaluate(qrels, ["ndcg@10(judged_only=1)"])

@@ -115,7 +115,7 @@ def _ir_measures(spec: str) -> list[Named] | None:
         # ir_measures computes RBP without rel= only through trectools: the grades as gains
         name = "trectools_rbp"
     judged_only = given.pop("judged_only", False)
-    if judged_only not in (True, False):
+    if not isinstance(judged_only, bool):
         raise ParameterError(f"in {spec!r}: judged_only must be True or False, not "
                              f"{judged_only!r}")
     if name == "ndcg" and given.pop("dcg", "log2") == "exp-log2":
