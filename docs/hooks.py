@@ -164,8 +164,8 @@ def index_page(registry, dialects) -> str:
     return "\n".join(lines) + "\n"
 
 
-TOOLS = ("evaluate", "truncate", "truncate_at", "cutoff_curve", "optimal_cutoff", "crp",
-         "crp_archetype", "plot_crp", "rbo", "overlap", "fuse")
+TOOLS = ("evaluate", "bounds", "sample_holes", "truncate", "truncate_at", "cutoff_curve",
+         "optimal_cutoff", "crp", "crp_archetype", "plot_crp", "rbo", "overlap", "fuse")
 
 
 def accessor_page(registry) -> str:

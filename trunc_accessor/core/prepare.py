@@ -274,7 +274,7 @@ MAX_SINGLE_R = 10 ** 7  # relevant documents outside a single ranking that R= ma
 
 
 def prepare_single(grades, scores=None, *, qrels_grades=None, R=None, relevance_level=1.0,
-                   ties: str = "average") -> Prepared:
+                   ties: str = "average", judged_only: bool = False) -> Prepared:
     """One ranking given as a list of grades (None/NaN = unjudged), best first.
 
     ``scores`` (optional, non-increasing) mark ties: equal adjacent scores form a tie group.
@@ -283,6 +283,7 @@ def prepare_single(grades, scores=None, *, qrels_grades=None, R=None, relevance_
     the ranking to make R relevant documents (at most 10^7: they are materialised). The
     preparation's ``max_grade`` is the largest judged grade (``max_grade`` of a metric, if
     given, must be at least that). ``ties`` comes checked (one of ``prepared.TIES``).
+    ``judged_only``: the positions without a grade ≥ 0 are then removed (condensed list).
     """
     g = number_list(grades, "grades", missing=True)
     if scores is not None:
@@ -309,6 +310,10 @@ def prepare_single(grades, scores=None, *, qrels_grades=None, R=None, relevance_
                 raise InputError(f"R={R}: at most {MAX_SINGLE_R:,} relevant documents outside "
                                  "the ranking can be added (each is materialised)")
             judged = np.concatenate([judged, np.full(R - have, float(relevance_level))])
+    if judged_only:
+        with np.errstate(invalid="ignore"):
+            kept = g >= 0
+        g, s = g[kept], s[kept]
     n = len(g)
     keys = pl.DataFrame({"qid": [0]})
     return build(keys, np.zeros(1, dtype=np.int64), np.zeros(n, dtype=np.int64), g, s,

@@ -8,9 +8,8 @@ built-in metric (``ndcg``, ``ap``, …), generated from the registry by
 returns) and meets the ``Frontend`` protocol below: ``_evaluate(qrels, named, *, single,
 options, by, queries)``, ``_truncate(depth, marker, by)``, ``_curve(qrels, measure, *,
 optimal, max_depth, options, by, queries)`` and ``_crp(qrels, kind, *, depth, options, by,
-queries)``. The public methods here are the frontends' edge: they check the call's options
-once (``trunc_accessor.engine.options``) and hand the checked ``Options`` down, unchecked
-from there on.
+queries)``. The public methods here are the frontends' edge: they check the call's options once
+(``trunc_accessor.engine.options``) and hand the checked ``Options`` down.
 A metric declared later (``trunc_accessor.metrics.user.define``) is looked up in the
 registry when ``run.ir.NAME`` is asked for, so the metrics layer never reaches up here; how
 a metric becomes a method is ``trunc_accessor.frontends.methods``.
@@ -30,6 +29,7 @@ from trunc_accessor.core.columns import is_pandas
 from trunc_accessor.engine import options as _options
 from trunc_accessor.engine.options import Options
 from trunc_accessor.errors import InputError, InputTypeError
+from trunc_accessor.frontends.incomplete import Incomplete
 from trunc_accessor.frontends.methods import Resolving, metric_method, reserve, user_metric
 from trunc_accessor.metrics.names import parse_many
 from trunc_accessor.metrics.parse import parse
@@ -64,7 +64,7 @@ class Frontend(Protocol):
         """Twist's CRP curves (``kind="curve"``) or their archetypes (``"archetype"``)."""
 
 
-class Namespace(Generic[Values, Out], metaclass=Resolving):
+class Namespace(Incomplete[Out], Generic[Values, Out], metaclass=Resolving):
     """The ``.ir`` methods shared by every frontend (see the module doc)."""
 
     _frame: Any
@@ -98,7 +98,8 @@ class Namespace(Generic[Values, Out], metaclass=Resolving):
                  by: str | Sequence[str] | None = None, queries: Iterable[Any] | None = None,
                  relevance_level: float = 1, judged_only: bool = False,
                  undefined: str | None = None, names: str = "as_written",
-                 ignore_identical_ids: bool = False, like: str | None = None) -> Out:
+                 ignore_identical_ids: bool = False, like: str | None = None,
+                 source: str | None = None) -> Out:
         """Many metrics in one call, sharing one preparation (join, order, tie groups).
 
         Parameters
@@ -151,6 +152,9 @@ class Namespace(Generic[Values, Out], metaclass=Resolving):
             ir_measures' summary (counts such as ``num_rel_ret`` summed over queries, the rest
             averaged); ranx averages every measure, ``hits`` included, so for ranx's summary
             take the column means. pytrec_eval returns per-query values only.
+        source : str, optional
+            A qrels column saying who judged each pair: the measures on each source's judgments
+            and on their union "all", stacked under a key of that name (``core.sources``).
 
         Returns
         -------
@@ -160,6 +164,10 @@ class Namespace(Generic[Values, Out], metaclass=Resolving):
         """
         options = _options.options(ties=ties, relevance_level=relevance_level,
                                    undefined=undefined, judged_only=judged_only, like=like)
+        if source is not None:  # (options checked: each source's call checks them again)
+            return self._by_source(qrels, metrics, source, ties=ties, by=by, queries=queries,
+                relevance_level=relevance_level, judged_only=judged_only, undefined=undefined,
+                names=names, like=like, ignore_identical_ids=ignore_identical_ids)
         names = _options.check_names(names)
         named = parse_many(_official(metrics, qrels))
         if ignore_identical_ids:
@@ -338,17 +346,15 @@ class Namespace(Generic[Values, Out], metaclass=Resolving):
     def rbo(self, other: Frame, p: float = 0.9, *, depth: int | None = None) -> Frame:
         """Rank-biased overlap with ``other`` (another run frame), per query (Webber, Moffat &
         Zobel, TOIS 2010): ``rbo_min`` (eq. 11), ``rbo_ext`` (eq. 32, rankings of different
-        lengths) and the ``residual`` (eq. 13). Rankings are ordered as everywhere (rank
-        ascending, else score descending, equal scores in input order); ``depth`` keeps the top
-        of each. See ``trunc_accessor.agreement.rbo``."""
+        lengths) and the ``residual`` (eq. 13); rankings ordered as everywhere, ``depth`` keeps
+        the top of each. See ``trunc_accessor.agreement.rbo``."""
         from trunc_accessor.engine.evaluation import _eager
         from trunc_accessor.stats.rbo import rbo as _rbo
 
         return _rbo(_eager(self._frame), _eager(other), p=p, depth=depth)
 
     def overlap(self, other: Frame, k: int) -> Frame:
-        """|top-k ∩ top-k| / k with ``other`` (another run frame), per query. See
-        ``trunc_accessor.agreement.overlap``."""
+        """|top-k ∩ top-k| / k with ``other`` (another run frame), per query (``agreement``)."""
         from trunc_accessor.engine.evaluation import _eager
         from trunc_accessor.stats.rbo import overlap as _overlap
 

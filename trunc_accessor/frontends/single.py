@@ -16,6 +16,8 @@ Arguments of every function:
 * ``qrels_grades``: every judged grade of the query (retrieved or not); default: the
   judged grades of the ranking, plus, with ``R=``, enough documents of grade
   ``relevance_level`` outside it to make R relevant documents;
+* ``judged_only``: remove the unjudged positions (and those graded below 0) first, the
+  condensed list of Sakai 2007, as on the accessor;
 * ``ties``, ``relevance_level``, ``undefined`` (``"zero"``, the default: an undefined value
   such as AP with R = 0 is 0; ``"nan"``: NaN), ``max_grade`` and the metric's own
   parameters, as on the accessor.
@@ -70,13 +72,13 @@ def _make_diversity(metric: Metric):
     """A diversity measure on one ranking given as the subtopics of each position."""
 
     def fn(subtopics, *, scores=None, judged=None, ties="average", relevance_level=1,
-           undefined="zero", **params):
+           judged_only=False, undefined="zero", **params):
         from trunc_accessor.engine import evaluation as engine
         from trunc_accessor.errors import InputError
         from trunc_accessor.metrics.registry import Named
 
         options = _options.options(ties=ties, relevance_level=relevance_level,
-                                   undefined=undefined)
+                                   undefined=undefined, judged_only=judged_only)
 
         ranking = _subtopic_sets(subtopics, "subtopics")
         extra = _subtopic_sets(judged if judged is not None else [], "judged")
@@ -115,7 +117,7 @@ def _make_diversity(metric: Metric):
                       (("scores", None, "list of floats | None"),
                        ("judged", None, "list of subtopic collections | None"),
                        ("ties", "average", "str"), ("relevance_level", 1, "float"),
-                       ("undefined", "zero", "str")))
+                       ("judged_only", False, "bool"), ("undefined", "zero", "str")))
 
 
 def _described(fn, metric: Metric, first: tuple[str, str], keywords) -> Any:
@@ -139,20 +141,21 @@ def _make(metric: Metric):
         return _make_diversity(metric)
 
     def fn(grades, *, scores=None, qrels_grades=None, R=None, ties="average",
-           relevance_level=1, undefined="zero", **params):
+           relevance_level=1, judged_only=False, undefined="zero", **params):
         options = _options.options(ties=ties, relevance_level=relevance_level,
-                                   undefined=undefined)
+                                   undefined=undefined, judged_only=judged_only)
         measure = metric.measure(**params)
         level = options.relevance_level
         prep = prepare_single(grades, scores, qrels_grades=qrels_grades, R=R,
-                              relevance_level=level, ties=options.ties)
+                              relevance_level=level, ties=options.ties,
+                              judged_only=options.judged_only)
         return float(apply_undefined(measure.compute(prep, level), options.undefined)[0])
 
     return _described(fn, metric, ("grades", "list of grades in ranking order (None: unjudged)"),
                       (("scores", None, "list of floats | None"),
                        ("qrels_grades", None, "list of grades | None"), ("R", None, "int | None"),
                        ("ties", "average", "str"), ("relevance_level", 1, "float"),
-                       ("undefined", "zero", "str")))
+                       ("judged_only", False, "bool"), ("undefined", "zero", "str")))
 
 
 for _name, _metric in REGISTRY.items():

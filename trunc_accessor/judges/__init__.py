@@ -16,8 +16,9 @@ from trunc_accessor.judges.interrater import (
 )
 from trunc_accessor.judges.leaderboard import LeaderboardAgreement, leaderboard_agreement
 from trunc_accessor.judges.plot import bland_altman_plot, confusion_heatmap, leaderboard_scatter
+from trunc_accessor.judges.sources import by_source
 
 __all__ = ["LeaderboardAgreement", "agreement", "align", "bland_altman", "bland_altman_plot",
-    "cohen_kappa", "confusion_heatmap", "confusion_matrix", "coverage", "fleiss_kappa",
+    "by_source", "cohen_kappa", "confusion_heatmap", "confusion_matrix", "coverage", "fleiss_kappa",
     "krippendorff_alpha", "leaderboard_agreement", "leaderboard_scatter", "load_judges",
     "per_grade"]

@@ -114,10 +114,10 @@ def _ir_measures(spec: str) -> list[Named] | None:
     if name == "rbp" and "rel" not in given:
         # ir_measures computes RBP without rel= only through trectools: the grades as gains
         name = "trectools_rbp"
-    if given.pop("judged_only", False) is not False:  # ir_measures' default False: no-op
-        raise ParameterError(f"in {spec!r}: judged_only=True is not offered per measure; "
-                             "evaluate(..., judged_only=True) leaves out unjudged documents "
-                             "for every measure of a call")
+    judged_only = given.pop("judged_only", False)
+    if not isinstance(judged_only, bool):
+        raise ParameterError(f"in {spec!r}: judged_only must be True or False, not "
+                             f"{judged_only!r}")
     if name == "ndcg" and given.pop("dcg", "log2") == "exp-log2":
         given["gains"] = "exponential"
     for irm, ours in IR_MEASURES_PARAMS.items():
@@ -125,7 +125,8 @@ def _ir_measures(spec: str) -> list[Named] | None:
             given[ours] = given.pop(irm)
     if name == "sdcg" and given.get("dcg") == "log2":
         del given["dcg"]  # SDCG's only discount in ir_measures
-    return [Named(spec, _m(name, **{**params, **given}), summary)]
+    measure = _m(name, **{**params, **given})
+    return [Named(spec, measure.condensed() if judged_only else measure, summary)]
 
 
 def _params(inner: str, spec: str) -> dict:

@@ -64,7 +64,11 @@ def _string(spec: str) -> Measure:
     if inner and inner.strip():
         _keywords(spec, inner, at, params)
     level = params.pop("rel", None) if "rel" not in {p.name for p in metric.params} else None
-    return metric.measure(**params).with_level(level)
+    condensed = params.pop("judged_only", False)
+    if not isinstance(condensed, bool):
+        raise ParameterError(f"in {spec!r}: judged_only must be True or False")
+    measure = metric.measure(**params).with_level(level)
+    return measure.condensed() if condensed else measure
 
 
 def _keywords(spec: str, inner: str, at: str | None, params: dict[str, Any]) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from trunc_accessor.core.condense import condensed
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.errors import ParameterError
 from trunc_accessor.metrics.conventions import check_level
@@ -70,6 +71,7 @@ class Measure:
     metric: Metric
     params: tuple[tuple[str, Any], ...]
     level: float | None = None  # its own relevance level (ir_measures' rel=), else the call's
+    judged_only: bool = False  # scored on condensed lists (ir_measures' judged_only=True)
 
     @property
     def kwargs(self) -> dict:
@@ -85,6 +87,8 @@ class Measure:
         extra = [(n, v) for n, v in self.params if n != "k" and v != defaults[n]]
         if self.level is not None:
             extra.append(("rel", self.level))
+        if self.judged_only:
+            extra.append(("judged_only", True))
         if extra:
             s += "(" + ",".join(f"{n}={_fmt(v)}" for n, v in extra) + ")"
         return s
@@ -107,11 +111,20 @@ class Measure:
 
     def compute(self, prep: Prepared, relevance_level: float) -> np.ndarray:
         level, kwargs = self.resolve(prep, relevance_level)
+        if self.judged_only:
+            prep = condensed(prep)
         return self.metric.kernel(prep, level, **kwargs)
 
     def with_level(self, level: float | None) -> Measure:
         """The same measure with its own relevance level (None: the call's)."""
-        return Measure(self.metric, self.params, None if level is None else check_level(level))
+        return Measure(self.metric, self.params, None if level is None else check_level(level),
+                       self.judged_only)
+
+    def condensed(self) -> Measure:
+        """The same measure scored on condensed lists: the documents without a judgment of
+        grade ≥ 0 removed from each ranking first (Sakai 2007), as ``judged_only=True`` does
+        for every measure of a call."""
+        return Measure(self.metric, self.params, self.level, True)
 
 
 @dataclass(frozen=True)
