@@ -262,3 +262,99 @@ def test_simulated_anova_rejects_at_the_computed_power():
 def test_bad_design_arguments_name_the_parameter(call, word):
     with pytest.raises(InputError, match=word.replace("(", r"\(").replace(")", r"\)")):
         call()
+
+
+# --- unpaired designs (Sakai, "Topic set size design for paired and unpaired data", ICTIR
+# 2018; his samplesize2SAMPLET and samplesize2SAMPLECI tools)
+
+@pytest.mark.parametrize(("n", "d", "alpha"), [(5, 0.5, 0.05), (30, 0.3, 0.05), (80, 0.2, 0.01)])
+def test_unpaired_power_is_statsmodels_two_sample_t(n, d, alpha):
+    got = stats.ttest_power(n, d * 0.2, 0.04, alpha, paired=False)  # σ = 0.2
+    want = power_mod.TTestIndPower().power(effect_size=d, nobs1=n, alpha=alpha, ratio=1.0,
+                                           alternative="two-sided")
+    assert got == pytest.approx(want, abs=1e-9)
+
+
+@pytest.mark.parametrize(("min_diff", "var", "beta"), [(0.05, 0.05, 0.2), (0.1, 0.06, 0.1)])
+def test_unpaired_topics_are_the_smallest_n_of_statsmodels(min_diff, var, beta):
+    want = power_mod.TTestIndPower().solve_power(effect_size=min_diff / math.sqrt(var),
+                                                 alpha=0.05, power=1 - beta, ratio=1.0)
+    assert stats.topics_for_ttest(min_diff, var, beta=beta, paired=False) == math.ceil(want)
+
+
+def test_unpaired_tools_as_transcribed():
+    """samplesize2SAMPLET and samplesize2SAMPLECI's arithmetic, written out here (φ = 2n − 2,
+    λ = √(n/2)·minΔ; the width condition t(1 − 1/(4φ))/√n ≤ δ/(2√2·σ), and with the gamma
+    ratio t·Γ((φ + 1)/2)/(√(nφ)·Γ(φ/2)) ≤ δ/(4σ))."""
+    st = scipy_stats
+    for min_diff, var in ((0.05, 0.05), (0.1, 0.1)):
+        d = min_diff / math.sqrt(var)
+
+        def approx(n, d=d):
+            phi, lam = 2 * n - 2, math.sqrt(n / 2) * d
+            w = st.t.ppf(0.975, phi)
+            c, s = 1 - 1 / (4 * phi), math.sqrt(1 + w * w / (2 * phi))
+            return st.norm.cdf((-w * c - lam) / s) + 1 - st.norm.cdf((w * c - lam) / s)
+
+        z = st.norm.ppf(0.975)
+        start = 2 * ((z - st.norm.ppf(0.2)) / d) ** 2 + z**2 / 4
+        want = next(n for n in range(math.ceil(start), 10**6) if approx(n) > 0.8)
+        assert stats.topics_for_ttest(min_diff, var, method="sakai", paired=False) == want
+    for delta, var in ((0.1, 0.05), (0.05, 0.02)):
+        sigma = math.sqrt(var)
+        start = 8 * st.norm.ppf(0.975) ** 2 * var / delta**2
+
+        def fits_approx(n):
+            phi = 2 * n - 2
+            return (st.t.ppf(0.975, phi) * (1 - 1 / (4 * phi)) / math.sqrt(n)
+                    <= delta / (2 * math.sqrt(2) * sigma))
+
+        def fits_gamma(n):
+            phi = 2 * n - 2
+            ratio = math.exp(math.lgamma((phi + 1) / 2) - math.lgamma(phi / 2))
+            return st.t.ppf(0.975, phi) * ratio / math.sqrt(n * phi) <= delta / (4 * sigma)
+
+        first = next(n for n in range(math.floor(start), 10**6) if fits_approx(n))
+        assert stats.topics_for_ci(delta, var, method="sakai", paired=False) == first
+        assert stats.topics_for_ci(delta, var, paired=False) == next(
+            n for n in range(2, 10**6) if fits_gamma(n))
+
+
+def test_simulated_two_sample_t_tests_reject_at_the_computed_power():
+    """Seeded simulation: 4,000 experiments of two independent samples of n topics (means 0
+    and minD, variance σ²); the share scipy's ttest_ind rejects at α = 0.05 is within 3
+    standard errors of the computed power, and the mean width of the 95% interval of the
+    difference is within 3 standard errors of ci_width."""
+    rng = np.random.default_rng(2018_0910)
+    min_diff, var = 0.08, 0.05
+    n = stats.topics_for_ttest(min_diff, var, paired=False)
+    want = stats.ttest_power(n, min_diff, var, paired=False)
+    a = rng.normal(0.0, math.sqrt(var), (4000, n))
+    b = rng.normal(min_diff, math.sqrt(var), (4000, n))
+    p = scipy_stats.ttest_ind(a, b, axis=1).pvalue
+    share = float((p <= 0.05).mean())
+    assert abs(share - want) < 3 * math.sqrt(want * (1 - want) / 4000)
+    pooled = np.sqrt((a.var(axis=1, ddof=1) + b.var(axis=1, ddof=1)) / 2)
+    widths = 2 * scipy_stats.t.ppf(0.975, 2 * n - 2) * pooled * math.sqrt(2 / n)
+    assert abs(widths.mean() - stats.ci_width(n, var, paired=False)) < \
+        3 * widths.std(ddof=1) / math.sqrt(4000)
+
+
+def test_unpaired_designs_read_the_within_system_variance(cranfield):
+    """variance_within is the systems' mean sample variance over the topics (pandas'
+    own var per system); the unpaired designs size each sample from it."""
+    runs, qrels = cranfield
+    per = runs.ir.evaluate(qrels, ["ndcg@10"], by="system")
+    want = per["ndcg@10"].groupby(level="system").var(ddof=1).mean()
+    table = stats.design_variance(per)
+    assert table["variance_within"].iloc[0] == pytest.approx(want, rel=1e-12)
+    got = stats.topic_set_size(per, "ttest_unpaired", min_diff=0.05)
+    assert got["n"].iloc[0] == stats.topics_for_ttest(0.05, want, paired=False)
+    ci = stats.topic_set_size(per, "ci_unpaired", delta=0.1)
+    assert ci["n"].iloc[0] == stats.topics_for_ci(0.1, want, paired=False)
+    pair = stats.design_variance(per, estimate="pairwise").iloc[0]
+    by_system = per["ndcg@10"].groupby(level="system", sort=False).var(ddof=1)
+    assert pair["variance_within"] == pytest.approx(
+        (by_system[pair["system"]] + by_system[pair["other"]]) / 2, rel=1e-12)
+    with pytest.raises(ValueError, match="paired="):
+        stats.ttest_power(10, 0.1, 0.05, paired="no")

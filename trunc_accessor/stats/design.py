@@ -34,7 +34,7 @@ from trunc_accessor.stats.sample_size import (
 )
 
 ESTIMATES = ("residual", "pairwise")
-DESIGNS = ("ttest", "anova", "ci")
+DESIGNS = ("ttest", "anova", "ci", "ttest_unpaired", "ci_unpaired")
 
 
 def _blocks(per_query, undefined, by, function):
@@ -71,33 +71,44 @@ def design_variance(per_query: Frame, estimate: str = "residual", undefined: str
     and pair of systems, σ̂_t² the sample variance (n − 1 denominator) of that pair's
     per-topic differences and σ̂² = σ̂_t²/2 — for designing a comparison like that one pair.
 
+    ``variance_within`` is the variance for the unpaired designs (two samples of topics,
+    Sakai ICTIR 2018): each system's sample variance over the topics, averaged over the
+    systems (the within-system mean square of a one-way ANOVA, m(n − 1) degrees of freedom;
+    the topic effect stays in it) or, with "pairwise", over the two systems of the pair.
+
     Returns metric, (system, other for "pairwise"), estimate, topics (n of the past table),
-    systems (m), df (of the estimate), variance (σ̂²) and variance_diff (σ̂_t²).
+    systems (m), df (of the estimate), variance (σ̂²), variance_diff (σ̂_t²) and
+    variance_within.
     """
     _check_choice("estimate", estimate, ESTIMATES)
     data, blocks = _blocks(per_query, undefined, by, "design_variance")
     pairwise = estimate == "pairwise"
     keys = ["metric"] + (["system", "other"] if pairwise else [])
     cols: dict[str, list] = {k: [] for k in keys + ["estimate", "topics", "systems", "df",
-                                                     "variance", "variance_diff"]}
+                                                     "variance", "variance_diff",
+                                                     "variance_within"]}
     for metric, x in blocks.items():
         n, m = x.shape
+        within = np.var(x, axis=0, ddof=1)
         if pairwise:
             for i, j in itertools.combinations(range(m), 2):
                 var_t = float(np.var(x[:, i] - x[:, j], ddof=1))
                 cols["system"].append(data.systems[i])
                 cols["other"].append(data.systems[j])
-                _variance_row(cols, metric, estimate, n, m, n - 1, var_t / 2, var_t)
+                _variance_row(cols, metric, estimate, n, m, n - 1, var_t / 2, var_t,
+                              float((within[i] + within[j]) / 2))
         else:
             resid = x - x.mean(axis=1, keepdims=True) - x.mean(axis=0) + x.mean()
             v_e = float((resid**2).sum() / ((n - 1) * (m - 1)))
-            _variance_row(cols, metric, estimate, n, m, (n - 1) * (m - 1), v_e, 2 * v_e)
+            _variance_row(cols, metric, estimate, n, m, (n - 1) * (m - 1), v_e, 2 * v_e,
+                          float(within.mean()))
     return _output(cols, data.polars)
 
 
-def _variance_row(cols, metric, estimate, n, m, df, var, var_t):
+def _variance_row(cols, metric, estimate, n, m, df, var, var_t, var_within):
     for key, value in (("metric", metric), ("estimate", estimate), ("topics", n),
-                       ("systems", m), ("df", df), ("variance", var), ("variance_diff", var_t)):
+                       ("systems", m), ("df", df), ("variance", var), ("variance_diff", var_t),
+                       ("variance_within", var_within)):
         cols[key].append(value)
 
 
@@ -113,13 +124,14 @@ def _check_design(design, estimate, min_diff, delta, beta) -> float:
     """The checked target: ``delta`` for the CI design, else ``min_diff``."""
     _check_choice("design", design, DESIGNS)
     _check_pairing(design, estimate)
-    if design == "ci":
+    if design.startswith("ci"):
         if min_diff is not None:
-            raise InputError("min_diff= is for design='ttest' or 'anova'; design='ci' takes "
-                             "delta= (the cap on the interval's width)")
+            raise InputError(f"min_diff= is for the t-test and ANOVA designs; design={design!r} "
+                             "takes delta= (the cap on the interval's width)")
         return _check_positive("delta", delta)
     if delta is not None:
-        raise InputError(f"delta= is for design='ci'; design={design!r} takes min_diff=")
+        raise InputError(f"delta= is for design='ci' or 'ci_unpaired'; design={design!r} takes "
+                         "min_diff=")
     _check_prob("beta", beta)
     return _check_positive("min_diff", min_diff)
 
@@ -139,7 +151,11 @@ def topic_set_size(per_query: Frame, design: str = "ttest", min_diff: float | No
     ``variance``). ``design="ci"``: the expected width of the 100(1 − α)% interval of a
     paired difference is at most ``delta`` (section 5; σ̂_t²). The variance comes from
     ``design_variance`` with ``estimate`` ("residual": Sakai's V_E, σ̂_t² = 2·V_E;
-    "pairwise": each pair's own variance of differences, one row per pair). ``method``:
+    "pairwise": each pair's own variance of differences, one row per pair).
+    ``design="ttest_unpaired"`` and ``"ci_unpaired"``: the same for two independent samples
+    of topics (Sakai, "Topic set size design for paired and unpaired data", ICTIR 2018; his
+    samplesize2SAMPLET and samplesize2SAMPLECI tools), with ``variance_within`` as σ̂² and n
+    the topics of each sample. ``method``:
     "exact" (noncentral t/F) or "sakai" (the normal approximations of his Excel tools), as
     in ``topics_for_ttest``, ``topics_for_anova`` and ``topics_for_ci``.
 
@@ -161,7 +177,7 @@ def topic_set_size(per_query: Frame, design: str = "ttest", min_diff: float | No
         achieved.append(got)
     ns = pd.array(ns, dtype="Int64")
     table = table.assign(design=design, alpha=alpha, method=method)
-    if design == "ci":
+    if design.startswith("ci"):
         table = table.assign(delta=delta, n=ns, expected_width=achieved)
     else:
         table = table.assign(beta=beta, min_diff=min_diff, n=ns, power=achieved)
@@ -179,16 +195,18 @@ def _check_systems(systems):
 def _design_row(design, target, row, m, alpha, beta, method):
     """(n, its power or expected width) of one row of ``design_variance``; (None, NaN) for
     a variance of 0 (identical scores on every topic: nothing to design)."""
-    if not row.variance > 0:
+    paired = not design.endswith("_unpaired")
+    var = row.variance_diff if paired else row.variance_within
+    if not (row.variance if paired else var) > 0:
         return None, math.nan
-    if design == "ttest":
-        n = topics_for_ttest(target, row.variance_diff, alpha, beta, method)
-        return n, ttest_power(n, target, row.variance_diff, alpha, method)
+    if design.startswith("ttest"):
+        n = topics_for_ttest(target, var, alpha, beta, method, paired)
+        return n, ttest_power(n, target, var, alpha, method, paired)
     if design == "anova":
         n = topics_for_anova(target, row.variance, m, alpha, beta, method)
         return n, anova_power(n, target, row.variance, m, alpha, method)
-    n = topics_for_ci(target, row.variance_diff, alpha, method)
-    return n, ci_width(n, row.variance_diff, alpha, method)
+    n = topics_for_ci(target, var, alpha, method, paired)
+    return n, ci_width(n, var, alpha, method, paired)
 
 
 def power_curve(per_query: Frame, min_diff: float | Iterable[float],
@@ -198,7 +216,9 @@ def power_curve(per_query: Frame, min_diff: float | Iterable[float],
                 by: str | Sequence[str] | None = None) -> Result:
     """Power against the number of topics and the difference to detect: for each metric
     (and pair, with ``estimate="pairwise"``), each ``n`` and each ``min_diff``, the power of
-    the paired t-test (``design="ttest"``) or of the one-way ANOVA over ``systems`` systems
+    the paired t-test (``design="ttest"``), of the two-sample t-test (``"ttest_unpaired"``,
+    n topics per sample, σ̂² = ``variance_within``) or of the one-way ANOVA over ``systems``
+    systems
     (``design="anova"``, ``min_diff`` the range) with the variance of ``design_variance``
     (Sakai 2016, sections 3–4; ``method`` as in ``ttest_power``). Draw it with
     ``ta.plot.power_curve``.
@@ -206,7 +226,7 @@ def power_curve(per_query: Frame, min_diff: float | Iterable[float],
     Returns the rows of ``design_variance`` repeated for each (n, min_diff), with design,
     alpha, n, min_diff and power.
     """
-    _check_choice("design", design, DESIGNS[:2])
+    _check_choice("design", design, ("ttest", "anova", "ttest_unpaired"))
     _check_pairing(design, estimate)
     _check_prob("alpha", alpha)
     _check_choice("method", method, METHODS)
@@ -226,6 +246,9 @@ def power_curve(per_query: Frame, min_diff: float | Iterable[float],
             power.append(math.nan)
         elif design == "ttest":
             power.append(ttest_power(int(row.n), row.min_diff, row.variance_diff, alpha, method))
+        elif design == "ttest_unpaired":
+            power.append(ttest_power(int(row.n), row.min_diff, row.variance_within, alpha,
+                                     method, paired=False))
         else:
             m = systems if systems is not None else int(row.systems)
             power.append(anova_power(int(row.n), row.min_diff, row.variance, m, alpha, method))

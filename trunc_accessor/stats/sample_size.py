@@ -3,7 +3,8 @@ design", *Information Retrieval Journal* 19(3), 2016; *Laboratory Experiments in
 Retrieval*, Springer 2018, chapter 6), numbers in and numbers out: the power of a two-sided
 paired t-test and of a one-way ANOVA over ``m`` systems, the expected width of the
 confidence interval of a paired difference, and the smallest number of topics that reaches a
-given power or width.
+given power or width; with ``paired=False`` the unpaired (two-sample) t-test and interval of
+"Topic set size design for paired and unpaired data" (Sakai, ICTIR 2018).
 
 Two ways of computing are offered (``method``):
 
@@ -65,7 +66,7 @@ def _check_common(alpha, method) -> None:
 # ---------------------------------------------------------------------------- power
 
 def ttest_power(n: int, min_diff: float, variance: float, alpha: float = 0.05,
-                method: str = "exact") -> float:
+                method: str = "exact", paired: bool = True) -> float:
     """Power of the two-sided paired t-test over ``n`` topics to detect a true mean
     difference ``min_diff`` when the per-topic differences have variance ``variance``
     (σ_t², Sakai 2016 section 3).
@@ -74,18 +75,29 @@ def ttest_power(n: int, min_diff: float, variance: float, alpha: float = 0.05,
     probability P(t' ≥ w) + P(t' ≤ −w), t' ~ t(φ, λ). ``"sakai"``: Nagata's normal
     approximation of the noncentral t (Sakai 2016, eq. 9; samplesizeTTEST2):
     Φ((−w(1 − 1/(4φ)) − λ)/√(1 + w²/(2φ))) + 1 − Φ((w(1 − 1/(4φ)) − λ)/√(1 + w²/(2φ))).
+
+    ``paired=False``: the two-sided two-sample (unpaired, equal variances) t-test with ``n``
+    topics in each sample, ``variance`` the common within-sample variance σ² (Sakai, "Topic
+    set size design for paired and unpaired data", ICTIR 2018; his samplesize2SAMPLET tool):
+    the same formulas with φ = 2n − 2 and λ = √(n/2)·min_diff/σ.
     """
     _check_common(alpha, method)
     n = _check_n("n", n)
     d = _check_positive("min_diff", min_diff) / math.sqrt(_check_positive("variance", variance))
-    return _ttest_power(n, d, alpha, method)
+    return _ttest_power(n, d, alpha, method, _check_paired(paired))
 
 
-def _ttest_power(n, d, alpha, method):
+def _check_paired(paired) -> bool:
+    if not isinstance(paired, (bool, np.bool_)):
+        raise InputError(f"paired= must be True or False, not {paired!r}")
+    return bool(paired)
+
+
+def _ttest_power(n, d, alpha, method, paired=True):
     st = _scipy_stats()
-    phi = n - 1
+    phi = n - 1 if paired else 2 * n - 2
     w = st.t.ppf(1 - alpha / 2, phi)
-    lam = math.sqrt(n) * d
+    lam = math.sqrt(n if paired else n / 2) * d
     if method == "exact":  # the lower tail as P(−t' ≥ w): SciPy's cdf(−w) can be NaN there
         return float(st.nct.sf(w, phi, lam) + st.nct.sf(w, phi, -lam))
     c, s = 1 - 1 / (4 * phi), math.sqrt(1 + w * w / (2 * phi))
@@ -132,30 +144,36 @@ def _anova_power(n, delta, m, alpha, method):
     return float(st.norm.sf(u))
 
 
-def ci_width(n: int, variance: float, alpha: float = 0.05, method: str = "exact") -> float:
+def ci_width(n: int, variance: float, alpha: float = 0.05, method: str = "exact",
+             paired: bool = True) -> float:
     """Expected width (twice the margin of error) of the 100(1 − α)% t confidence interval
     of a paired mean difference over ``n`` topics whose differences have variance
-    ``variance`` (σ_t², Sakai 2016 section 5): 2·t(n − 1; α/2)·E[s]/√n.
+    ``variance`` (σ_t², Sakai 2016 section 5): 2·t(φ; α/2)·E[s]/√n with φ = n − 1.
 
-    ``"exact"``: E[s] = σ_t·√(2/(n − 1))·Γ(n/2)/Γ((n − 1)/2). ``"sakai"``: E[s] ≈ σ_t·(1 −
-    1/(4(n − 1))), the approximation of samplesizeCI2.
+    ``"exact"``: E[s] = σ_t·√(2/φ)·Γ((φ + 1)/2)/Γ(φ/2). ``"sakai"``: E[s] ≈ σ_t·(1 −
+    1/(4φ)), the approximation of samplesizeCI2.
+
+    ``paired=False``: the interval of the difference of two independent means with ``n``
+    topics each and common within-sample variance ``variance`` (σ², ICTIR 2018; his
+    samplesize2SAMPLECI tool): 2·t(φ; α/2)·E[s]·√(2/n) with φ = 2n − 2 and E[s] as above.
     """
     _check_common(alpha, method)
     n = _check_n("n", n)
-    return _ci_width(n, math.sqrt(_check_positive("variance", variance)), alpha, method)
+    return _ci_width(n, math.sqrt(_check_positive("variance", variance)), alpha, method,
+                     _check_paired(paired))
 
 
-def _ci_width(n, sigma, alpha, method):
+def _ci_width(n, sigma, alpha, method, paired=True):
     st = _scipy_stats()
-    phi = n - 1
+    phi = n - 1 if paired else 2 * n - 2
     t = st.t.ppf(1 - alpha / 2, phi)
     if method == "exact":
         from scipy.special import gammaln
 
-        factor = math.sqrt(2 / phi) * math.exp(gammaln(n / 2) - gammaln(phi / 2))
+        factor = math.sqrt(2 / phi) * math.exp(gammaln((phi + 1) / 2) - gammaln(phi / 2))
     else:
         factor = 1 - 1 / (4 * phi)
-    return float(2 * t * factor * sigma / math.sqrt(n))
+    return float(2 * t * factor * sigma * math.sqrt((1 if paired else 2) / n))
 
 
 # ---------------------------------------------------------------------------- sample sizes
@@ -182,7 +200,7 @@ def _smallest_n(ok: Callable[[int], bool], start: float, least: int = 2) -> int:
 
 
 def topics_for_ttest(min_diff: float, variance: float, alpha: float = 0.05, beta: float = 0.20,
-                     method: str = "exact") -> int:
+                     method: str = "exact", paired: bool = True) -> int:
     """Smallest number of topics n for which the two-sided paired t-test at level ``alpha``
     detects a true mean difference ``min_diff`` (minD) with power ≥ 1 − ``beta``, when the
     per-topic differences have variance ``variance`` (σ_t²): Sakai 2016 section 3, his
@@ -190,15 +208,22 @@ def topics_for_ttest(min_diff: float, variance: float, alpha: float = 0.05, beta
     z(β))/minΔ_t)² + z(α/2)²/2, minΔ_t = minD/σ_t (Sakai 2016, eq. 12). ``"exact"``: the
     smallest n ≥ 2 whose noncentral-t power is ≥ 1 − β; ``"sakai"``: as the tool, the
     smallest n ≥ ⌈n'⌉ whose approximated power is ≥ 1 − β.
+
+    ``paired=False``: topics per sample of the two-sample t-test (``ttest_power``), σ² the
+    within-sample variance, from n' = 2((z(α/2) + z(β))/minΔ)² + z(α/2)²/4 with minΔ =
+    minD/σ (ICTIR 2018; samplesize2SAMPLET).
     """
     _check_common(alpha, method)
     _check_prob("beta", beta)
+    paired = _check_paired(paired)
     d = _check_positive("min_diff", min_diff) / math.sqrt(_check_positive("variance", variance))
     st = _scipy_stats()
     za, zb = st.norm.ppf(1 - alpha / 2), st.norm.ppf(1 - beta)
-    start = ((za + zb) / d) ** 2 + za**2 / 2
+    start = (((za + zb) / d) ** 2 + za**2 / 2 if paired
+             else 2 * ((za + zb) / d) ** 2 + za**2 / 4)
     least = math.ceil(start) if method == "sakai" else 2
-    return _smallest_n(lambda n: _ttest_power(n, d, alpha, method) >= 1 - beta, start, least)
+    return _smallest_n(lambda n: _ttest_power(n, d, alpha, method, paired) >= 1 - beta, start,
+                       least)
 
 
 def topics_for_anova(min_range: float, variance: float, systems: int, alpha: float = 0.05,
@@ -222,7 +247,7 @@ def topics_for_anova(min_range: float, variance: float, systems: int, alpha: flo
 
 
 def topics_for_ci(delta: float, variance: float, alpha: float = 0.05,
-                  method: str = "exact") -> int:
+                  method: str = "exact", paired: bool = True) -> int:
     """Smallest number of topics n for which the expected width of the 100(1 − α)% confidence
     interval of a paired mean difference (twice its margin of error) is at most ``delta``
     when the per-topic differences have variance ``variance`` (σ_t²): Sakai 2016 section 5,
@@ -230,12 +255,18 @@ def topics_for_ci(delta: float, variance: float, alpha: float = 0.05,
     on the margin of error (the half-width) pass twice that cap. With n' = 4·z(α/2)²·σ_t²/δ²,
     ``"exact"`` returns the smallest n ≥ 2 with ``ci_width`` ≤ δ, ``"sakai"`` (as the tool)
     the smallest n ≥ ⌊n'⌋ with the approximated width ≤ δ.
+
+    ``paired=False``: topics per sample for the interval of the difference of two
+    independent means (``ci_width``), σ² the within-sample variance, from n' =
+    8·z(α/2)²·σ²/δ² (ICTIR 2018; samplesize2SAMPLECI).
     """
     _check_common(alpha, method)
+    paired = _check_paired(paired)
     width = _check_positive("delta", delta)
     var = _check_positive("variance", variance)
     st = _scipy_stats()
-    start = 4 * st.norm.ppf(1 - alpha / 2) ** 2 * var / width**2
+    start = (4 if paired else 8) * st.norm.ppf(1 - alpha / 2) ** 2 * var / width**2
     sigma = math.sqrt(var)
     least = math.floor(start) if method == "sakai" else 2
-    return _smallest_n(lambda n: _ci_width(n, sigma, alpha, method) <= width, start, least)
+    return _smallest_n(lambda n: _ci_width(n, sigma, alpha, method, paired) <= width, start,
+                       least)
