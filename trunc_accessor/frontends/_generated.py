@@ -3339,6 +3339,366 @@ class Accessor(Namespace[Values, Out]):
                             relevance_level=relevance_level,
                             judged_only=judged_only, undefined=undefined)
 
+    def xinfap(
+        self,
+        qrels: Frame,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """Extended inferred AP over a stratified sample of the pool, as sample_eval.pl
+            computes it (its ``infAP``).
+
+            For the relevant document at rank k of stratum c: its estimated precision
+            1/k + n̂/k, with n̂ = Σ_c' d_c'·(t_c' + ε)/(s_c' + 3ε) over the ranks above it (d_c'
+            pooled documents of stratum c' above it, s_c' sampled, t_c' relevant; ε = 0.00001);
+            xinfAP = Σ (that precision)·D_c/S_c over R̂ = Σ_c T_c·D_c/S_c (D_c pooled documents of
+            stratum c, S_c sampled, T_c relevant). A negative grade is a pooled document left out of
+            the sample; a document absent from the qrels is outside the pool.
+
+            >>> import pandas as pd, trunc_accessor as ta
+            >>> qrels = pd.DataFrame({"qid": 1, "docid": list("abcde"), "stratum": [1, 1, 1, 2, 2],
+            ...                       "rel": [1, -1, 0, 1, -1]})
+            >>> run = pd.DataFrame({"qid": 1, "docid": list("abcd"), "score": [4, 3, 2, 1]})
+            >>> round(float(run.ir.xinfap(qrels, ties="trec_eval").iloc[0]), 4)  # R̂ = 1.5 + 2
+            0.7857
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Refused when a tie group holds documents that differ in pool membership, stratum or grade (the estimators are not linear in the order); other ties change nothing.
+
+        Undefined values
+        ----------------
+        Undefined when the estimated number of relevant documents is 0 (the script prints 0). Only the first 1000 documents of a ranking count.
+        An undefined value is 0 by default (``undefined="zero"``), as trec_eval, pytrec_eval, ir_measures and ranx give it, so it counts in means; ``undefined="nan"`` gives NaN (pandas) / null (Polars), left out of means.
+
+        References
+        ----------
+        E. Yilmaz, E. Kanoulas and J. A. Aslam. A simple and efficient sampling method for estimating AP and NDCG. SIGIR 2008; NIST's sample_eval.pl (version of 10 Oct 2011, as the TREC Clinical Decision Support track distributed it)."""
+        return self._metric("xinfap", {}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
+    def infndcg(
+        self,
+        qrels: Frame,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """Inferred nDCG over a stratified sample of the pool, as sample_eval.pl computes it
+            (its ``infNDCG``): Σ over the retrieved relevant documents of grade/log2(k + 1) times
+            d_c/s_c of the document's stratum in the ranking (its pooled over its sampled
+            documents), over the ideal DCG of the estimated number of documents of each grade,
+            Σ_c (sampled documents of that grade in c)·D_c/S_c rounded to a whole number, grades
+            taken in descending order of their text and the ideal ranking cut at rank 1000.
+            Grades are the gains.
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Refused when a tie group holds documents that differ in pool membership, stratum or grade (the estimators are not linear in the order); other ties change nothing.
+
+        Undefined values
+        ----------------
+        Undefined when the estimated number of relevant documents is 0 (the script prints 0). Only the first 1000 documents of a ranking count.
+        An undefined value is 0 by default (``undefined="zero"``), as trec_eval, pytrec_eval, ir_measures and ranx give it, so it counts in means; ``undefined="nan"`` gives NaN (pandas) / null (Polars), left out of means.
+
+        References
+        ----------
+        E. Yilmaz, E. Kanoulas and J. A. Aslam. A simple and efficient sampling method for estimating AP and NDCG. SIGIR 2008; NIST's sample_eval.pl (version of 10 Oct 2011, as the TREC Clinical Decision Support track distributed it)."""
+        return self._metric("infndcg", {}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
+    def ip(
+        self,
+        qrels: Frame,
+        k: int | None = 10,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """Inferred precision at k, as sample_eval.pl computes it (its ``iPk``): the estimated
+            number of relevant documents down to rank k, n̂ = Σ_c d_c·(t_c + ε)/(s_c + 3ε) (module
+            doc), over k; a ranking shorter than k gives n̂ at its last rank over k.
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        k : default 10
+            rank cut-off (the script prints 10, 50 and 1000)
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Refused when a tie group holds documents that differ in pool membership, stratum or grade (the estimators are not linear in the order); other ties change nothing.
+
+        Undefined values
+        ----------------
+        Never undefined; only the first 1000 documents of a ranking count.
+
+        References
+        ----------
+        E. Yilmaz, E. Kanoulas and J. A. Aslam. A simple and efficient sampling method for estimating AP and NDCG. SIGIR 2008; NIST's sample_eval.pl (version of 10 Oct 2011, as the TREC Clinical Decision Support track distributed it)."""
+        return self._metric("ip", {"k": k}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
+    def inf_iprec_at_recall(
+        self,
+        qrels: Frame,
+        recall: float = 0.0,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """Inferred interpolated precision at a recall level, as sample_eval.pl computes its
+            ``iprec@recX`` (printed for all topics only: the mean of these per-query values).
+            Ranks are read from the last up, keeping the best estimated precision n̂/k so far;
+            level j/10 takes that best at the first rank (below the rank level j/10 + 0.1 took)
+            whose n̂ is under j/10·R̂; levels above n̂ at the last rank take 0, a level never
+            reached the best precision of the whole ranking.
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        recall : default 0.0
+            recall level: 0, 0.1, …, 1
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Refused when a tie group holds documents that differ in pool membership, stratum or grade (the estimators are not linear in the order); other ties change nothing.
+
+        Undefined values
+        ----------------
+        Never undefined (0 for an empty ranking).
+
+        References
+        ----------
+        E. Yilmaz, E. Kanoulas and J. A. Aslam. A simple and efficient sampling method for estimating AP and NDCG. SIGIR 2008; NIST's sample_eval.pl (version of 10 Oct 2011, as the TREC Clinical Decision Support track distributed it)."""
+        return self._metric("inf_iprec_at_recall", {"recall": recall}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
+    def inum_rel_ret(
+        self,
+        qrels: Frame,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """The estimated number of relevant documents retrieved, as sample_eval.pl computes it
+            (its ``inum_rel_ret``): n̂ at the last rank read (at most 1000). A stratum with pooled
+            documents none of which is sampled counts a third of them, so it can exceed
+            ``inum_rel`` (a warning says so).
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Refused when a tie group holds documents that differ in pool membership, stratum or grade (the estimators are not linear in the order); other ties change nothing.
+
+        Undefined values
+        ----------------
+        Never undefined (0 for an empty ranking).
+
+        References
+        ----------
+        E. Yilmaz, E. Kanoulas and J. A. Aslam. A simple and efficient sampling method for estimating AP and NDCG. SIGIR 2008; NIST's sample_eval.pl (version of 10 Oct 2011, as the TREC Clinical Decision Support track distributed it)."""
+        return self._metric("inum_rel_ret", {}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
+    def inum_rel(
+        self,
+        qrels: Frame,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """The estimated number of relevant documents of the query, as sample_eval.pl computes
+            it (its ``inum_rel``): R̂ = Σ_c T_c·D_c/S_c over the strata with a sampled document.
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Undefined values
+        ----------------
+        Never undefined (0 when no sampled document is relevant).
+
+        References
+        ----------
+        E. Yilmaz, E. Kanoulas and J. A. Aslam. A simple and efficient sampling method for estimating AP and NDCG. SIGIR 2008; NIST's sample_eval.pl (version of 10 Oct 2011, as the TREC Clinical Decision Support track distributed it)."""
+        return self._metric("inum_rel", {}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
     def set_precision(
         self,
         qrels: Frame,

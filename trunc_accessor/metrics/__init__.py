@@ -28,6 +28,7 @@ from trunc_accessor.metrics import (  # noqa: F401  (each registers its metrics)
     interpolated,
     nerr,
     rbp,
+    sample_eval,
     sets,
     standard,
     terminal,
