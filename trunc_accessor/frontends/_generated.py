@@ -4079,6 +4079,253 @@ class Accessor(Namespace[Values, Out]):
                             relevance_level=relevance_level,
                             judged_only=judged_only, undefined=undefined)
 
+    def stat_num_rel(
+        self,
+        qrels: Frame,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """The estimated number of relevant documents, R̂ = Σ_{d∈S} x_d/π_d over the sampled
+            documents (grade ≥ 0) with their inclusion probabilities π_d (the qrels' ``inclusion``
+            column): unbiased for R (Horvitz–Thompson).
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Order-free: no order of tied documents changes the value.
+
+        Undefined values
+        ----------------
+        Never undefined (0 when no sampled document is relevant).
+
+        References
+        ----------
+        J. A. Aslam, V. Pavlu and E. Yilmaz. A statistical method for system evaluation using incomplete judgments. SIGIR 2006 (statAP of the TREC Million Query track)."""
+        return self._metric("stat_num_rel", {}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
+    def stat_p(
+        self,
+        qrels: Frame,
+        k: int | None = None,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """statP@k: (1/k) Σ_{d∈S, r(d) ≤ k} x_d/π_d, the sampled relevant documents of the first
+            k positions each weighted by one over its inclusion probability π_d (the qrels'
+            ``inclusion`` column; S: the documents judged with a grade ≥ 0); unbiased for P@k. A
+            ranking shorter than k still divides by k; k=None: its length.
+
+            >>> import pandas as pd, trunc_accessor as ta
+            >>> qrels = pd.DataFrame({"qid": 1, "docid": ["a", "b", "c"], "rel": [1, 0, 1],
+            ...                       "inclusion": [1.0, 0.5, 0.25]})
+            >>> run = pd.DataFrame({"qid": 1, "docid": ["a", "b", "c", "d"], "score": [4, 3, 2, 1]})
+            >>> float(run.ir.stat_p(qrels, k=4).iloc[0])  # (1/1 + 1/0.25)/4
+            1.25
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        k : default None
+            rank cut-off; None = the whole ranking
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Exact: a document of a tie group cut by k counts with its probability of lying above the cut, (k − t)/n (t positions before the group of n).
+
+        Undefined values
+        ----------------
+        Undefined with k=None for an empty ranking (0/0).
+        An undefined value is 0 by default (``undefined="zero"``), as trec_eval, pytrec_eval, ir_measures and ranx give it, so it counts in means; ``undefined="nan"`` gives NaN (pandas) / null (Polars), left out of means.
+
+        References
+        ----------
+        J. A. Aslam, V. Pavlu and E. Yilmaz. A statistical method for system evaluation using incomplete judgments. SIGIR 2006 (statAP of the TREC Million Query track)."""
+        return self._metric("stat_p", {"k": k}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
+    def stat_rprec(
+        self,
+        qrels: Frame,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """statR-prec: statP@k at k = R̂ rounded to the nearest whole number (halves up), R̂ =
+            Σ_{d∈S} x_d/π_d; undefined when that is 0. Only approximately unbiased for R-prec:
+            the cut-off is itself estimated.
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Exact: as stat_p at the cut-off k = R̂ rounded.
+
+        Undefined values
+        ----------------
+        Undefined when R̂ = 0 (no sampled relevant document).
+        An undefined value is 0 by default (``undefined="zero"``), as trec_eval, pytrec_eval, ir_measures and ranx give it, so it counts in means; ``undefined="nan"`` gives NaN (pandas) / null (Polars), left out of means.
+
+        References
+        ----------
+        J. A. Aslam, V. Pavlu and E. Yilmaz. A statistical method for system evaluation using incomplete judgments. SIGIR 2006 (statAP of the TREC Million Query track)."""
+        return self._metric("stat_rprec", {}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
+    def stat_ap(
+        self,
+        qrels: Frame,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """statAP: Σ_{d∈S} (x_d/(π_d·r(d)))·(1 + Σ_{d'∈S, r(d') < r(d)} x_d'/π_d') over
+            R̂ = Σ_{d∈S} x_d/π_d. The numerator estimates Σ over the pairs of relevant documents
+            d' at or above d of 1/r(d) (that is AP·R) by each pair's indicator over its inclusion
+            probability, π_d for a document with itself and π_d·π_d' for two (independent
+            inclusions); it is unbiased, the ratio only approximately. With every π = 1, AP.
+
+            >>> import pandas as pd, trunc_accessor as ta
+            >>> qrels = pd.DataFrame({"qid": 1, "docid": ["a", "b", "c"], "rel": [1, 0, 1],
+            ...                       "inclusion": [1.0, 0.5, 0.25]})
+            >>> run = pd.DataFrame({"qid": 1, "docid": ["a", "b", "c"], "score": [3, 2, 1]})
+            >>> float(run.ir.stat_ap(qrels).iloc[0])  # (1/1 + (4/3)(1 + 1)) / (1 + 4)
+            0.7333333333333333
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Refused when a tie group holds documents of different weights x_d/π_d (the pair terms are not linear in the order); other ties change nothing.
+
+        Undefined values
+        ----------------
+        Undefined when R̂ = 0 (no sampled relevant document).
+        An undefined value is 0 by default (``undefined="zero"``), as trec_eval, pytrec_eval, ir_measures and ranx give it, so it counts in means; ``undefined="nan"`` gives NaN (pandas) / null (Polars), left out of means.
+
+        References
+        ----------
+        J. A. Aslam, V. Pavlu and E. Yilmaz. A statistical method for system evaluation using incomplete judgments. SIGIR 2006 (statAP of the TREC Million Query track)."""
+        return self._metric("stat_ap", {}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
     def utility(
         self,
         qrels: Frame,

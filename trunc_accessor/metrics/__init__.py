@@ -31,6 +31,7 @@ from trunc_accessor.metrics import (  # noqa: F401  (each registers its metrics)
     sample_eval,
     sets,
     standard,
+    statap,
     terminal,
     trec_only,
     trec_rbp,
