@@ -108,10 +108,12 @@ def test_stat_p_under_average_ties_is_the_mean_over_the_tie_orders():
     assert value == pytest.approx(np.mean(means))
 
 
-def test_statap_refuses_what_it_cannot_estimate():
+def test_statap_refuses_what_it_cannot_estimate_and_reads_no_column_as_complete():
     run = pd.DataFrame({"qid": 1, "docid": ["a", "b"], "score": [1.0, 1.0]})
-    with pytest.raises(ParameterError, match="'inclusion' column"):
-        run.ir.stat_ap(pd.DataFrame({"qid": 1, "docid": ["a"], "rel": [1]}))
+    # without an inclusion column every judged document was judged for certain: AP
+    plain = pd.DataFrame({"qid": 1, "docid": ["a", "c"], "rel": [1, 1]})
+    assert run.ir.stat_ap(plain, ties="first").iloc[0] == pytest.approx(
+        run.ir.ap(plain, ties="first").iloc[0])
     with pytest.raises(InputError, match="inclusion probability must be in"):
         run.ir.stat_ap(pd.DataFrame({"qid": 1, "docid": ["a"], "rel": [1], "inclusion": [0]}))
     qrels = pd.DataFrame({"qid": 1, "docid": ["a", "b"], "rel": [1, 0], "inclusion": 0.5})

@@ -4,7 +4,7 @@ statAP): Horvitz–Thompson estimates from a sample of the pool drawn with known
 probabilities.
 
 The qrels carry an ``inclusion`` column: π_d, the probability that document d was in the
-judged sample. The sample S is the documents judged with a grade ≥ 0 (a negative grade is a
+judged sample (without one, every π_d is 1: complete judgments). The sample S is the documents judged with a grade ≥ 0 (a negative grade is a
 pooled document left out of the sample); x_d = 1 when d is relevant (grade ≥ the relevance
 level). Every sampled document is weighted by 1/π_d:
 
@@ -29,7 +29,6 @@ from __future__ import annotations
 import numpy as np
 
 from trunc_accessor.core.prepared import Prepared
-from trunc_accessor.errors import ParameterError
 from trunc_accessor.metrics._kernels import safe_div
 from trunc_accessor.metrics._order import mixed_groups, require_order_free, restarting_cumsum
 from trunc_accessor.metrics.params import K
@@ -42,10 +41,10 @@ UNDEFINED = "Undefined when R̂ = 0 (no sampled relevant document)."
 
 def _weights(prep: Prepared, level: float, name: str) -> tuple[np.ndarray, np.ndarray]:
     """x_d/π_d per row (0 for a document outside the sample) and per judgment."""
-    if "inclusion" not in prep.extra:
-        raise ParameterError(f"{name} reads the inclusion probability of each judged document "
-                             "from the qrels' 'inclusion' column, which these qrels do not have")
-    pi_row, pi_q = prep.extra["inclusion"]
+    if "inclusion" in prep.extra:
+        pi_row, pi_q = prep.extra["inclusion"]
+    else:  # no sampling design given: every judged document was judged for certain
+        pi_row, pi_q = np.ones(len(prep.grade)), np.ones(len(prep.q_grades))
     with np.errstate(invalid="ignore", divide="ignore"):
         row = np.where((prep.grade >= level) & (prep.grade >= 0), 1.0 / pi_row, 0.0)
         judged = np.where((prep.q_grades >= level) & (prep.q_grades >= 0), 1.0 / pi_q, 0.0)
