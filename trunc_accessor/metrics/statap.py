@@ -4,9 +4,10 @@ statAP): Horvitz–Thompson estimates from a sample of the pool drawn with known
 probabilities.
 
 The qrels carry an ``inclusion`` column: π_d, the probability that document d was in the
-judged sample (without one, every π_d is 1: complete judgments). The sample S is the documents judged with a grade ≥ 0 (a negative grade is a
-pooled document left out of the sample); x_d = 1 when d is relevant (grade ≥ the relevance
-level). Every sampled document is weighted by 1/π_d:
+judged sample (without one, every π_d is 1: complete judgments). The sample S is the
+documents judged with a grade ≥ 0 (a negative grade is a pooled document left out of the
+sample); x_d = 1 when d is relevant (grade ≥ the relevance level). Every sampled document
+is weighted by 1/π_d:
 
 * R̂ = Σ_{d∈S} x_d/π_d estimates R, the relevant documents of the pool (``stat_num_rel``);
 * statP@k = (1/k) Σ_{d∈S, r(d) ≤ k} x_d/π_d estimates P@k;
