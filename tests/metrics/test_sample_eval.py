@@ -137,3 +137,26 @@ def test_sample_eval_cli_refuses_what_the_script_cannot_read(tmp_path):
 def test_sample_eval_measures_are_registered():
     for name in ("xinfap", "infndcg", "ip", "inf_iprec_at_recall", "inum_rel_ret", "inum_rel"):
         assert name in ta.REGISTRY
+
+
+def test_sample_eval_strata_reach_every_frontend_polars_lazy_batches_and_dask():
+    dd = pytest.importorskip("dask.dataframe")
+    from trunc_accessor.frontends import dask as _dask  # noqa: F401  (the Dask accessor)
+
+    q = pd.DataFrame(_read(HERE / "biocaddie.qrels"), columns=["qid", "i", "docid", "stratum",
+                                                                "rel"]).drop(columns="i")
+    q = q.astype({"rel": int})
+    r = pd.DataFrame(_read(HERE / "biocaddie.b.run"), columns=["qid", "q0", "docid", "rank",
+                                                               "score", "t"])
+    r = r[["qid", "docid", "score"]].astype({"score": float})
+    names = ["xinfap", "infndcg", "ip@10", "inum_rel_ret", "inf_iprec_at_recall(recall=0.5)"]
+    want = r.ir.evaluate(q, names, ties="trec_eval").sort_index()
+    lazy = pl.from_pandas(r).lazy()
+    for got in (lazy.ir.evaluate(pl.from_pandas(q), names, ties="trec_eval").collect(),
+                ta.ir(lazy, batch_rows=500).evaluate(pl.from_pandas(q), names,
+                                                     ties="trec_eval").collect()):
+        got = got.to_pandas().set_index("qid").sort_index()
+        pd.testing.assert_frame_equal(got, want, check_names=False)
+    got = dd.from_pandas(r, npartitions=3).ir.evaluate(q, names, ties="trec_eval")
+    got = (got.compute() if hasattr(got, "compute") else got).sort_index()
+    pd.testing.assert_frame_equal(got, want, check_names=False)
