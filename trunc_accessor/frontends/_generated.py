@@ -3398,7 +3398,7 @@ class Accessor(Namespace[Values, Out]):
 
         Undefined values
         ----------------
-        Undefined when the estimated number of relevant documents is 0 (the script prints 0). Only the first 1000 documents of a ranking count.
+        Undefined when the estimated number of relevant documents R̂ is 0 (so when R = 0 sampled documents are relevant; the script prints 0). An empty ranking scores 0. Only the first 1000 documents of a ranking count.
         An undefined value is 0 by default (``undefined="zero"``), as trec_eval, pytrec_eval, ir_measures and ranx give it, so it counts in means; ``undefined="nan"`` gives NaN (pandas) / null (Polars), left out of means.
 
         References
@@ -3427,6 +3427,13 @@ class Accessor(Namespace[Values, Out]):
             Σ_c (sampled documents of that grade in c)·D_c/S_c rounded to a whole number, grades
             taken in descending order of their text and the ideal ranking cut at rank 1000.
             Grades are the gains.
+
+            >>> import pandas as pd, trunc_accessor as ta
+            >>> qrels = pd.DataFrame({"qid": 1, "docid": list("abcde"), "stratum": [1, 1, 1, 2, 2],
+            ...                       "rel": [1, -1, 0, 1, -1]})
+            >>> run = pd.DataFrame({"qid": 1, "docid": list("abcd"), "score": [4, 3, 2, 1]})
+            >>> round(float(run.ir.infndcg(qrels, ties="trec_eval").iloc[0]), 4)
+            0.7537
 
         Parameters
         ----------
@@ -3459,7 +3466,7 @@ class Accessor(Namespace[Values, Out]):
 
         Undefined values
         ----------------
-        Undefined when the estimated number of relevant documents is 0 (the script prints 0). Only the first 1000 documents of a ranking count.
+        Undefined when the estimated number of relevant documents R̂ is 0 (so when R = 0 sampled documents are relevant; the script prints 0). An empty ranking scores 0. Only the first 1000 documents of a ranking count.
         An undefined value is 0 by default (``undefined="zero"``), as trec_eval, pytrec_eval, ir_measures and ranx give it, so it counts in means; ``undefined="nan"`` gives NaN (pandas) / null (Polars), left out of means.
 
         References
@@ -3485,6 +3492,13 @@ class Accessor(Namespace[Values, Out]):
         """Inferred precision at k, as sample_eval.pl computes it (its ``iPk``): the estimated
             number of relevant documents down to rank k, n̂ = Σ_c d_c·(t_c + ε)/(s_c + 3ε) (module
             doc), over k; a ranking shorter than k gives n̂ at its last rank over k.
+
+            >>> import pandas as pd, trunc_accessor as ta
+            >>> qrels = pd.DataFrame({"qid": 1, "docid": list("abcde"), "stratum": [1, 1, 1, 2, 2],
+            ...                       "rel": [1, -1, 0, 1, -1]})
+            >>> run = pd.DataFrame({"qid": 1, "docid": list("abcd"), "score": [4, 3, 2, 1]})
+            >>> round(float(run.ir.ip(qrels, k=3, ties="trec_eval").iloc[0]), 4)  # (3·(1 + ε)/(2 + 3ε))/3
+            0.5
 
         Parameters
         ----------
@@ -3519,7 +3533,7 @@ class Accessor(Namespace[Values, Out]):
 
         Undefined values
         ----------------
-        Never undefined; only the first 1000 documents of a ranking count.
+        Never undefined, even when R = 0 (n̂ counts a third of the pooled documents of a stratum with none sampled); an empty ranking scores 0. Only the first 1000 documents of a ranking count.
 
         References
         ----------
@@ -3547,6 +3561,13 @@ class Accessor(Namespace[Values, Out]):
             level j/10 takes that best at the first rank (below the rank level j/10 + 0.1 took)
             whose n̂ is under j/10·R̂; levels above n̂ at the last rank take 0, a level never
             reached the best precision of the whole ranking.
+
+            >>> import pandas as pd, trunc_accessor as ta
+            >>> qrels = pd.DataFrame({"qid": 1, "docid": list("abcde"), "stratum": [1, 1, 1, 2, 2],
+            ...                       "rel": [1, -1, 0, 1, -1]})
+            >>> run = pd.DataFrame({"qid": 1, "docid": list("abcd"), "score": [4, 3, 2, 1]})
+            >>> round(float(run.ir.inf_iprec_at_recall(qrels, recall=0.5, ties="trec_eval").iloc[0]), 4)
+            1.0
 
         Parameters
         ----------
@@ -3581,7 +3602,7 @@ class Accessor(Namespace[Values, Out]):
 
         Undefined values
         ----------------
-        Never undefined (0 for an empty ranking).
+        Never undefined: with R = 0 (R̂ = 0) every level takes the best estimated precision of the ranking; an empty ranking scores 0.
 
         References
         ----------
@@ -3606,6 +3627,13 @@ class Accessor(Namespace[Values, Out]):
             (its ``inum_rel_ret``): n̂ at the last rank read (at most 1000). A stratum with pooled
             documents none of which is sampled counts a third of them, so it can exceed
             ``inum_rel`` (a warning says so).
+
+            >>> import pandas as pd, trunc_accessor as ta
+            >>> qrels = pd.DataFrame({"qid": 1, "docid": list("abcde"), "stratum": [1, 1, 1, 2, 2],
+            ...                       "rel": [1, -1, 0, 1, -1]})
+            >>> run = pd.DataFrame({"qid": 1, "docid": list("abcd"), "score": [4, 3, 2, 1]})
+            >>> round(float(run.ir.inum_rel_ret(qrels, ties="trec_eval").iloc[0]), 4)  # 1.5 in stratum 1, 1 in stratum 2
+            2.5
 
         Parameters
         ----------
@@ -3638,7 +3666,7 @@ class Accessor(Namespace[Values, Out]):
 
         Undefined values
         ----------------
-        Never undefined (0 for an empty ranking).
+        Never undefined, even when R = 0 (unsampled pooled documents count a third); an empty ranking scores 0.
 
         References
         ----------
@@ -3661,6 +3689,13 @@ class Accessor(Namespace[Values, Out]):
     ) -> Values:
         """The estimated number of relevant documents of the query, as sample_eval.pl computes
             it (its ``inum_rel``): R̂ = Σ_c T_c·D_c/S_c over the strata with a sampled document.
+
+            >>> import pandas as pd, trunc_accessor as ta
+            >>> qrels = pd.DataFrame({"qid": 1, "docid": list("abcde"), "stratum": [1, 1, 1, 2, 2],
+            ...                       "rel": [1, -1, 0, 1, -1]})
+            >>> run = pd.DataFrame({"qid": 1, "docid": list("abcd"), "score": [4, 3, 2, 1]})
+            >>> round(float(run.ir.inum_rel(qrels, ties="trec_eval").iloc[0]), 4)  # 1·3/2 + 1·2/1
+            3.5
 
         Parameters
         ----------
@@ -3689,7 +3724,7 @@ class Accessor(Namespace[Values, Out]):
 
         Undefined values
         ----------------
-        Never undefined (0 when no sampled document is relevant).
+        Never undefined: R = 0 (no sampled relevant document) gives 0; an empty ranking has its query's estimate.
 
         References
         ----------
@@ -4094,6 +4129,13 @@ class Accessor(Namespace[Values, Out]):
             documents (grade ≥ 0) with their inclusion probabilities π_d (the qrels' ``inclusion``
             column): unbiased for R (Horvitz–Thompson).
 
+            >>> import pandas as pd, trunc_accessor as ta
+            >>> qrels = pd.DataFrame({"qid": 1, "docid": ["a", "b", "c"], "rel": [1, 0, 1],
+            ...                       "inclusion": [1.0, 0.5, 0.25]})
+            >>> run = pd.DataFrame({"qid": 1, "docid": ["a"], "score": [1]})
+            >>> float(run.ir.stat_num_rel(qrels).iloc[0])  # 1/1 + 1/0.25
+            5.0
+
         Parameters
         ----------
         qrels : DataFrame
@@ -4125,7 +4167,7 @@ class Accessor(Namespace[Values, Out]):
 
         Undefined values
         ----------------
-        Never undefined (0 when no sampled document is relevant).
+        Never undefined: R = 0 (no sampled relevant document) gives 0; an empty ranking has its query's estimate.
 
         References
         ----------
@@ -4192,7 +4234,7 @@ class Accessor(Namespace[Values, Out]):
 
         Undefined values
         ----------------
-        Undefined with k=None for an empty ranking (0/0).
+        Undefined with k=None for an empty ranking (0/0); R = 0 gives 0.
         An undefined value is 0 by default (``undefined="zero"``), as trec_eval, pytrec_eval, ir_measures and ranx give it, so it counts in means; ``undefined="nan"`` gives NaN (pandas) / null (Polars), left out of means.
 
         References
@@ -4217,6 +4259,13 @@ class Accessor(Namespace[Values, Out]):
         """statR-prec: statP@k at k = R̂ rounded to the nearest whole number (halves up), R̂ =
             Σ_{d∈S} x_d/π_d; undefined when that is 0. Only approximately unbiased for R-prec:
             the cut-off is itself estimated.
+
+            >>> import pandas as pd, trunc_accessor as ta
+            >>> qrels = pd.DataFrame({"qid": 1, "docid": ["a", "b", "c"], "rel": [1, 0, 1],
+            ...                       "inclusion": [1.0, 0.5, 0.25]})
+            >>> run = pd.DataFrame({"qid": 1, "docid": ["a", "b", "c", "d"], "score": [4, 3, 2, 1]})
+            >>> float(run.ir.stat_rprec(qrels).iloc[0])  # k = R̂ = 5: (1/1 + 1/0.25)/5
+            1.0
 
         Parameters
         ----------
@@ -4249,7 +4298,7 @@ class Accessor(Namespace[Values, Out]):
 
         Undefined values
         ----------------
-        Undefined when R̂ = 0 (no sampled relevant document).
+        Undefined when R̂ = 0 (R = 0: no sampled relevant document). An empty ranking scores 0.
         An undefined value is 0 by default (``undefined="zero"``), as trec_eval, pytrec_eval, ir_measures and ranx give it, so it counts in means; ``undefined="nan"`` gives NaN (pandas) / null (Polars), left out of means.
 
         References
@@ -4315,7 +4364,7 @@ class Accessor(Namespace[Values, Out]):
 
         Undefined values
         ----------------
-        Undefined when R̂ = 0 (no sampled relevant document).
+        Undefined when R̂ = 0 (R = 0: no sampled relevant document). An empty ranking scores 0.
         An undefined value is 0 by default (``undefined="zero"``), as trec_eval, pytrec_eval, ir_measures and ranx give it, so it counts in means; ``undefined="nan"`` gives NaN (pandas) / null (Polars), left out of means.
 
         References

@@ -25,8 +25,9 @@ CITATION = ("E. Yilmaz, E. Kanoulas and J. A. Aslam. A simple and efficient samp
             "Oct 2011, as the TREC Clinical Decision Support track distributed it).")
 TIES = ("Refused when a tie group holds documents that differ in pool membership, stratum "
         "or grade (the estimators are not linear in the order); other ties change nothing.")
-UNDEFINED = ("Undefined when the estimated number of relevant documents is 0 (the script "
-             "prints 0). Only the first 1000 documents of a ranking count.")
+UNDEFINED = ("Undefined when the estimated number of relevant documents R̂ is 0 (so when "
+             "R = 0 sampled documents are relevant; the script prints 0). An empty ranking "
+             "scores 0. Only the first 1000 documents of a ranking count.")
 
 
 def _check_recall(x):
@@ -84,49 +85,94 @@ def infndcg(prep: Prepared, level: float) -> np.ndarray:
     documents), over the ideal DCG of the estimated number of documents of each grade,
     Σ_c (sampled documents of that grade in c)·D_c/S_c rounded to a whole number, grades
     taken in descending order of their text and the ideal ranking cut at rank 1000.
-    Grades are the gains."""
+    Grades are the gains.
+
+    >>> import pandas as pd, trunc_accessor as ta
+    >>> qrels = pd.DataFrame({"qid": 1, "docid": list("abcde"), "stratum": [1, 1, 1, 2, 2],
+    ...                       "rel": [1, -1, 0, 1, -1]})
+    >>> run = pd.DataFrame({"qid": 1, "docid": list("abcd"), "score": [4, 3, 2, 1]})
+    >>> round(float(run.ir.infndcg(qrels, ties="trec_eval").iloc[0]), 4)
+    0.7537
+    """
     _order_free(prep, "infndcg")
     return _sampled.estimates(prep, level)["ndcg"]
 
 
 @register("ip", params=(K10,), aliases=("inf_precision",), citation=CITATION,
-          undefined="Never undefined; only the first 1000 documents of a ranking count.",
+          undefined=("Never undefined, even when R = 0 (n̂ counts a third of the pooled "
+                     "documents of a stratum with none sampled); an empty ranking scores 0. "
+                     "Only the first 1000 documents of a ranking count."),
           ties=TIES)
 def ip(prep: Prepared, level: float, k=10) -> np.ndarray:
     """Inferred precision at k, as sample_eval.pl computes it (its ``iPk``): the estimated
     number of relevant documents down to rank k, n̂ = Σ_c d_c·(t_c + ε)/(s_c + 3ε) (module
-    doc), over k; a ranking shorter than k gives n̂ at its last rank over k."""
+    doc), over k; a ranking shorter than k gives n̂ at its last rank over k.
+
+    >>> import pandas as pd, trunc_accessor as ta
+    >>> qrels = pd.DataFrame({"qid": 1, "docid": list("abcde"), "stratum": [1, 1, 1, 2, 2],
+    ...                       "rel": [1, -1, 0, 1, -1]})
+    >>> run = pd.DataFrame({"qid": 1, "docid": list("abcd"), "score": [4, 3, 2, 1]})
+    >>> round(float(run.ir.ip(qrels, k=3, ties="trec_eval").iloc[0]), 4)  # (3·(1 + ε)/(2 + 3ε))/3
+    0.5
+    """
     _order_free(prep, "ip")
     return _sampled.precision_at(prep, level, k)
 
 
 @register("inf_iprec_at_recall", params=(RECALL,), citation=CITATION,
-          undefined="Never undefined (0 for an empty ranking).", ties=TIES)
+          undefined=("Never undefined: with R = 0 (R̂ = 0) every level takes the best estimated "
+                     "precision of the ranking; an empty ranking scores 0."), ties=TIES)
 def inf_iprec_at_recall(prep: Prepared, level: float, recall=0.0) -> np.ndarray:
     """Inferred interpolated precision at a recall level, as sample_eval.pl computes its
     ``iprec@recX`` (printed for all topics only: the mean of these per-query values).
     Ranks are read from the last up, keeping the best estimated precision n̂/k so far;
     level j/10 takes that best at the first rank (below the rank level j/10 + 0.1 took)
     whose n̂ is under j/10·R̂; levels above n̂ at the last rank take 0, a level never
-    reached the best precision of the whole ranking."""
+    reached the best precision of the whole ranking.
+
+    >>> import pandas as pd, trunc_accessor as ta
+    >>> qrels = pd.DataFrame({"qid": 1, "docid": list("abcde"), "stratum": [1, 1, 1, 2, 2],
+    ...                       "rel": [1, -1, 0, 1, -1]})
+    >>> run = pd.DataFrame({"qid": 1, "docid": list("abcd"), "score": [4, 3, 2, 1]})
+    >>> round(float(run.ir.inf_iprec_at_recall(qrels, recall=0.5, ties="trec_eval").iloc[0]), 4)
+    1.0
+    """
     _order_free(prep, "inf_iprec_at_recall")
     return _sampled.interpolated(prep, level)[round(recall * 10)]
 
 
 @register("inum_rel_ret", citation=CITATION, aggregate="sum",
-          undefined="Never undefined (0 for an empty ranking).", ties=TIES)
+          undefined=("Never undefined, even when R = 0 (unsampled pooled documents count a "
+                     "third); an empty ranking scores 0."), ties=TIES)
 def inum_rel_ret(prep: Prepared, level: float) -> np.ndarray:
     """The estimated number of relevant documents retrieved, as sample_eval.pl computes it
     (its ``inum_rel_ret``): n̂ at the last rank read (at most 1000). A stratum with pooled
     documents none of which is sampled counts a third of them, so it can exceed
-    ``inum_rel`` (a warning says so)."""
+    ``inum_rel`` (a warning says so).
+
+    >>> import pandas as pd, trunc_accessor as ta
+    >>> qrels = pd.DataFrame({"qid": 1, "docid": list("abcde"), "stratum": [1, 1, 1, 2, 2],
+    ...                       "rel": [1, -1, 0, 1, -1]})
+    >>> run = pd.DataFrame({"qid": 1, "docid": list("abcd"), "score": [4, 3, 2, 1]})
+    >>> round(float(run.ir.inum_rel_ret(qrels, ties="trec_eval").iloc[0]), 4)  # 1.5 in stratum 1, 1 in stratum 2
+    2.5
+    """
     _order_free(prep, "inum_rel_ret")
     return _sampled.estimates(prep, level)["num_rel_ret"]
 
 
 @register("inum_rel", citation=CITATION, aggregate="sum",
-          undefined="Never undefined (0 when no sampled document is relevant).")
+          undefined=("Never undefined: R = 0 (no sampled relevant document) gives 0; an empty "
+                     "ranking has its query's estimate."))
 def inum_rel(prep: Prepared, level: float) -> np.ndarray:
     """The estimated number of relevant documents of the query, as sample_eval.pl computes
-    it (its ``inum_rel``): R̂ = Σ_c T_c·D_c/S_c over the strata with a sampled document."""
+    it (its ``inum_rel``): R̂ = Σ_c T_c·D_c/S_c over the strata with a sampled document.
+
+    >>> import pandas as pd, trunc_accessor as ta
+    >>> qrels = pd.DataFrame({"qid": 1, "docid": list("abcde"), "stratum": [1, 1, 1, 2, 2],
+    ...                       "rel": [1, -1, 0, 1, -1]})
+    >>> run = pd.DataFrame({"qid": 1, "docid": list("abcd"), "score": [4, 3, 2, 1]})
+    >>> round(float(run.ir.inum_rel(qrels, ties="trec_eval").iloc[0]), 4)  # 1·3/2 + 1·2/1
+    3.5
+    """
     return _sampled.qrels_side(prep, level)["num_rels"][prep.seg_q]

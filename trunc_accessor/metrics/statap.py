@@ -37,7 +37,8 @@ from trunc_accessor.metrics.registry import register
 
 CITATION = ("J. A. Aslam, V. Pavlu and E. Yilmaz. A statistical method for system evaluation "
             "using incomplete judgments. SIGIR 2006 (statAP of the TREC Million Query track).")
-UNDEFINED = "Undefined when R̂ = 0 (no sampled relevant document)."
+UNDEFINED = ("Undefined when R̂ = 0 (R = 0: no sampled relevant document). An empty ranking "
+             "scores 0.")
 
 
 def _weights(prep: Prepared, level: float, name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -75,17 +76,26 @@ def _stat_p(prep: Prepared, level: float, k: np.ndarray, name: str) -> np.ndarra
 
 
 @register("stat_num_rel", citation=CITATION, aggregate="sum",
-          undefined="Never undefined (0 when no sampled document is relevant).",
+          undefined=("Never undefined: R = 0 (no sampled relevant document) gives 0; an empty "
+                     "ranking has its query's estimate."),
           ties="Order-free: no order of tied documents changes the value.")
 def stat_num_rel(prep: Prepared, level: float) -> np.ndarray:
     """The estimated number of relevant documents, R̂ = Σ_{d∈S} x_d/π_d over the sampled
     documents (grade ≥ 0) with their inclusion probabilities π_d (the qrels' ``inclusion``
-    column): unbiased for R (Horvitz–Thompson)."""
+    column): unbiased for R (Horvitz–Thompson).
+
+    >>> import pandas as pd, trunc_accessor as ta
+    >>> qrels = pd.DataFrame({"qid": 1, "docid": ["a", "b", "c"], "rel": [1, 0, 1],
+    ...                       "inclusion": [1.0, 0.5, 0.25]})
+    >>> run = pd.DataFrame({"qid": 1, "docid": ["a"], "score": [1]})
+    >>> float(run.ir.stat_num_rel(qrels).iloc[0])  # 1/1 + 1/0.25
+    5.0
+    """
     return estimated_relevant(prep, level)
 
 
 @register("stat_p", params=(K,), aliases=("statp",), citation=CITATION,
-          undefined="Undefined with k=None for an empty ranking (0/0).",
+          undefined="Undefined with k=None for an empty ranking (0/0); R = 0 gives 0.",
           ties=("Exact: a document of a tie group cut by k counts with its probability of "
                 "lying above the cut, (k − t)/n (t positions before the group of n)."))
 def stat_p(prep: Prepared, level: float, k=None) -> np.ndarray:
@@ -111,7 +121,15 @@ def stat_p(prep: Prepared, level: float, k=None) -> np.ndarray:
 def stat_rprec(prep: Prepared, level: float) -> np.ndarray:
     """statR-prec: statP@k at k = R̂ rounded to the nearest whole number (halves up), R̂ =
     Σ_{d∈S} x_d/π_d; undefined when that is 0. Only approximately unbiased for R-prec:
-    the cut-off is itself estimated."""
+    the cut-off is itself estimated.
+
+    >>> import pandas as pd, trunc_accessor as ta
+    >>> qrels = pd.DataFrame({"qid": 1, "docid": ["a", "b", "c"], "rel": [1, 0, 1],
+    ...                       "inclusion": [1.0, 0.5, 0.25]})
+    >>> run = pd.DataFrame({"qid": 1, "docid": ["a", "b", "c", "d"], "score": [4, 3, 2, 1]})
+    >>> float(run.ir.stat_rprec(qrels).iloc[0])  # k = R̂ = 5: (1/1 + 1/0.25)/5
+    1.0
+    """
     k = np.floor(estimated_relevant(prep, level, "stat_rprec") + 0.5)
     with np.errstate(invalid="ignore"):
         return np.where(k > 0, _stat_p(prep, level, np.maximum(k, 1.0), "stat_rprec"), np.nan)
