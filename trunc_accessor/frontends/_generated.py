@@ -3632,7 +3632,7 @@ class Accessor(Namespace[Values, Out]):
             >>> qrels = pd.DataFrame({"qid": 1, "docid": list("abcde"), "stratum": [1, 1, 1, 2, 2],
             ...                       "rel": [1, -1, 0, 1, -1]})
             >>> run = pd.DataFrame({"qid": 1, "docid": list("abcd"), "score": [4, 3, 2, 1]})
-            >>> round(float(run.ir.inum_rel_ret(qrels, ties="trec_eval").iloc[0]), 4)  # 1.5 in stratum 1, 1 in stratum 2
+            >>> round(float(run.ir.inum_rel_ret(qrels, ties="trec_eval").iloc[0]), 4)  # strata: 1.5 + 1
             2.5
 
         Parameters
