@@ -24,6 +24,9 @@ Under the sampling design the paper assumes, R̂, statP@k and the numerator of s
 unbiased (their mean over all samples is the value with complete judgments); statAP, a
 ratio of two unbiased estimates, and statR-prec, cut at an estimated rank, are only
 approximately unbiased. With every π_d = 1 (complete judgments) they are AP, P@k, R-prec.
+Under a design whose pairs have other inclusion probabilities than π_d·π_d' (a fixed number
+of documents drawn with or without replacement), R̂ and statP@k stay unbiased (they read
+first-order probabilities only) and statAP's pair terms are approximations.
 """
 from __future__ import annotations
 
