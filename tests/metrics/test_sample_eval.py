@@ -160,3 +160,18 @@ def test_sample_eval_strata_reach_every_frontend_polars_lazy_batches_and_dask():
     got = dd.from_pandas(r, npartitions=3).ir.evaluate(q, names, ties="trec_eval")
     got = (got.compute() if hasattr(got, "compute") else got).sort_index()
     pd.testing.assert_frame_equal(got, want, check_names=False)
+
+
+def test_sample_eval_and_statap_columns_survive_prefixes_and_condensed_lists():
+    """cutoff_curve scores prefixes of the rankings and judged_only drops rows: both keep
+    each row's stratum and inclusion probability (the full-depth prefix is the ranking)."""
+    qrels = pd.DataFrame({"qid": 1, "docid": list("abcdef"), "stratum": [1, 1, 2, 2, 2, 1],
+                          "rel": [1, -1, 0, 2, -1, 1], "inclusion": [.5, None, .5, .25, None, 1]})
+    run = pd.DataFrame({"qid": 1, "docid": list("abcdxe"), "score": [6, 5, 4, 3, 2, 1]})
+    for name in ("xinfap", "infndcg", "stat_ap"):
+        whole = run.ir.evaluate(qrels, [name], ties="trec_eval").iloc[0, 0]
+        curve = run.ir.cutoff_curve(qrels, name, ties="trec_eval")
+        assert curve["value"].iloc[-1] == pytest.approx(whole), name
+    condensed = run[run["docid"].isin(["a", "c", "d"])]
+    assert run.ir.xinfap(qrels, ties="trec_eval", judged_only=True).iloc[0] == pytest.approx(
+        condensed.ir.xinfap(qrels, ties="trec_eval").iloc[0])
