@@ -175,3 +175,12 @@ def test_sample_eval_and_statap_columns_survive_prefixes_and_condensed_lists():
     condensed = run[run["docid"].isin(["a", "c", "d"])]
     assert run.ir.xinfap(qrels, ties="trec_eval", judged_only=True).iloc[0] == pytest.approx(
         condensed.ir.xinfap(qrels, ties="trec_eval").iloc[0])
+
+
+def test_sample_eval_ip_without_a_cut_off_divides_by_the_ranks_read():
+    qrels = pd.DataFrame({"qid": 1, "docid": list("abcde"), "stratum": [1, 1, 1, 2, 2],
+                          "rel": [1, -1, 0, 1, -1]})
+    run = pd.DataFrame({"qid": 1, "docid": list("abcd"), "score": [4, 3, 2, 1]})
+    res = run.ir.evaluate(qrels, ["ip(k=None)", "ip@4", "inum_rel_ret"], ties="trec_eval")
+    assert res["ip(k=None)"].iloc[0] == pytest.approx(res["inum_rel_ret"].iloc[0] / 4)
+    assert res["ip(k=None)"].iloc[0] == res["ip@4"].iloc[0]

@@ -3491,7 +3491,8 @@ class Accessor(Namespace[Values, Out]):
     ) -> Values:
         """Inferred precision at k, as sample_eval.pl computes it (its ``iPk``): the estimated
             number of relevant documents down to rank k, n̂ = Σ_c d_c·(t_c + ε)/(s_c + 3ε) (module
-            doc), over k; a ranking shorter than k gives n̂ at its last rank over k.
+            doc), over k; a ranking shorter than k gives n̂ at its last rank over k; k=None gives n̂
+            at the last rank read over the ranks read.
 
             >>> import pandas as pd, trunc_accessor as ta
             >>> qrels = pd.DataFrame({"qid": 1, "docid": list("abcde"), "stratum": [1, 1, 1, 2, 2],
@@ -3505,7 +3506,7 @@ class Accessor(Namespace[Values, Out]):
         qrels : DataFrame
             Judgments (qid, docid, rel), pandas or Polars.
         k : default 10
-            rank cut-off (the script prints 10, 50 and 1000)
+            rank cut-off (the script prints 10, 50 and 1000); None: the ranks read
         ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
             'average': exact mean over every order of tied scores (McSherry & Najork 2008);
             'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
@@ -3533,7 +3534,8 @@ class Accessor(Namespace[Values, Out]):
 
         Undefined values
         ----------------
-        Never undefined, even when R = 0 (n̂ counts a third of the pooled documents of a stratum with none sampled); an empty ranking scores 0. Only the first 1000 documents of a ranking count.
+        Defined even when R = 0 (n̂ counts a third of the pooled documents of a stratum with none sampled); an empty ranking scores 0, except with k=None (0/0: undefined). Only the first 1000 documents of a ranking count.
+        An undefined value is 0 by default (``undefined="zero"``), as trec_eval, pytrec_eval, ir_measures and ranx give it, so it counts in means; ``undefined="nan"`` gives NaN (pandas) / null (Polars), left out of means.
 
         References
         ----------

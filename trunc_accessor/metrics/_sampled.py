@@ -209,14 +209,17 @@ def _say_inconsistent(prep: Prepared, rel_ret, num_rels, answered) -> None:
              "computes them", InconsistentEstimateWarning)
 
 
-def precision_at(prep: Prepared, level: float, k: int) -> np.ndarray:
-    """iP@k: n̂ at rank k over k (n̂ at the last rank when the ranking is shorter)."""
+def precision_at(prep: Prepared, level: float, k: int | None) -> np.ndarray:
+    """iP@k: n̂ at rank k over k (n̂ at the last rank when the ranking is shorter); k=None:
+    n̂ at the last rank read over the ranks read (undefined for an empty ranking)."""
     e = estimates(prep, level)
     off = e["offsets"]
     length = off[1:] - off[:-1]
-    at = np.where(length >= k, off[:-1] + k - 1, off[1:] - 1)
+    kk = length.astype(np.float64) if k is None else np.full(len(length), float(k))
+    at = np.where(length >= kk, off[:-1] + kk.astype(np.int64) - 1, off[1:] - 1)
     value = np.where(length > 0, e["nrk"][np.maximum(at, 0)] if len(e["nrk"]) else 0.0, 0.0)
-    return value / k
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(kk > 0, value / np.where(kk > 0, kk, 1.0), np.nan)
 
 
 def interpolated(prep: Prepared, level: float) -> np.ndarray:

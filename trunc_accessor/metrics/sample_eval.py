@@ -37,7 +37,8 @@ def _check_recall(x):
     return _sampled.RECALL_LEVELS[round(x * 10)]
 
 
-K10 = Param("k", 10, check_k, "rank cut-off (the script prints 10, 50 and 1000)")
+K10 = Param("k", 10, check_k, "rank cut-off (the script prints 10, 50 and 1000); None: the "
+            "ranks read")
 RECALL = Param("recall", 0.0, _check_recall, "recall level: 0, 0.1, …, 1")
 
 
@@ -99,14 +100,16 @@ def infndcg(prep: Prepared, level: float) -> np.ndarray:
 
 
 @register("ip", params=(K10,), aliases=("inf_precision",), citation=CITATION,
-          undefined=("Never undefined, even when R = 0 (n̂ counts a third of the pooled "
-                     "documents of a stratum with none sampled); an empty ranking scores 0. "
-                     "Only the first 1000 documents of a ranking count."),
+          undefined=("Defined even when R = 0 (n̂ counts a third of the pooled documents of "
+                     "a stratum with none sampled); an empty ranking scores 0, except with "
+                     "k=None (0/0: undefined). Only the first 1000 documents of a ranking "
+                     "count."),
           ties=TIES)
 def ip(prep: Prepared, level: float, k=10) -> np.ndarray:
     """Inferred precision at k, as sample_eval.pl computes it (its ``iPk``): the estimated
     number of relevant documents down to rank k, n̂ = Σ_c d_c·(t_c + ε)/(s_c + 3ε) (module
-    doc), over k; a ranking shorter than k gives n̂ at its last rank over k.
+    doc), over k; a ranking shorter than k gives n̂ at its last rank over k; k=None gives n̂
+    at the last rank read over the ranks read.
 
     >>> import pandas as pd, trunc_accessor as ta
     >>> qrels = pd.DataFrame({"qid": 1, "docid": list("abcde"), "stratum": [1, 1, 1, 2, 2],
