@@ -92,6 +92,8 @@ def _example(name: str, diversity: bool = False) -> tuple[str, str]:
         calls = [f"run.ir.{name}(qrels)"]
     else:
         run, qrels = ta.load_example()
+        if name.startswith("stat_"):  # statAP's family reads inclusion probabilities
+            qrels = qrels.assign(inclusion=1.0)
         calls = [f"run.ir.{name}(qrels)", f'run.ir.{name}(qrels, ties="trec_eval")']
     for call in calls:
         try:
@@ -139,8 +141,12 @@ def metric_page(metric, dialects) -> str:
                   output, "```", ""]
     else:
         lines += ["## Example", "", ("On trec_eval's own test run and qrels (shipped with the "
-                  "package, `ta.load_example()`):"), "", "```python",
-                  "import trunc_accessor as ta", "run, qrels = ta.load_example()", call, "```",
+                  "package, `ta.load_example()`" + (
+                      "; every judged document given inclusion probability 1"
+                      if metric.name.startswith("stat_") else "") + "):"), "", "```python",
+                  "import trunc_accessor as ta", "run, qrels = ta.load_example()"] + (
+                      ['qrels = qrels.assign(inclusion=1.0)']
+                      if metric.name.startswith("stat_") else []) + [call, "```",
                   "", "```text", output, "```", ""]
     return "\n".join(lines)
 
@@ -223,6 +229,7 @@ def cli_page() -> str:
     the page cannot drift from ``--help``), and the epilog; then ndeval's mode likewise."""
     from trunc_accessor import __version__
     from trunc_accessor.frontends.cli import ndeval as ndeval_cli
+    from trunc_accessor.frontends.cli import sample_eval as sample_eval_cli
     from trunc_accessor.frontends.cli import trec_eval as cli
 
     parser = cli.build_parser(__version__)
@@ -244,6 +251,11 @@ def cli_page() -> str:
               "trunc-accessor --list        # every metric and its names in every dialect",
               "```", "", "## ndeval's mode", ""]
     lines += _options_table(ndeval_cli.build_parser(__version__))
+    lines += ["", "## sample_eval's mode", "", f"`{sample_eval_cli.USAGE.split(None, 1)[1]}`",
+              "", _cell((sample_eval_cli.__doc__ or "").split("\n\n", 1)[0]
+                        .replace("``", "`")), "",
+              _cell((sample_eval_cli.__doc__ or "").split("\n\n", 1)[1].replace("``", "`")),
+              "", "See [Incomplete judgments](guides/incomplete-judgments.md)."]
     return "\n".join(lines) + "\n"
 
 

@@ -1,5 +1,6 @@
 """The commands: ``trunc-accessor`` (also ``python -m trunc_accessor``), trec_eval's
-interface, and ``trunc-accessor-ndeval``, ndeval's; both print the package's version with
+interface, ``trunc-accessor-ndeval``, ndeval's, and ``trunc-accessor-sample-eval``, NIST's
+sample_eval.pl's; all print the package's version with
 ``--version``."""
 from __future__ import annotations
 
@@ -19,6 +20,14 @@ def main_ndeval(argv: list[str] | None = None) -> int:
     """``trunc-accessor-ndeval [options] QRELS RUN``: ndeval's command line; the exit status
     (0, or 2 on bad input)."""
     return _cli.main_ndeval(argv, version=__version__)
+
+
+def main_sample_eval(argv: list[str] | None = None) -> int:
+    """``trunc-accessor-sample-eval [-q] QRELS RUN [-G LVL:NUM ...]``: NIST's sample_eval.pl's
+    command line; the exit status (0, or 2 on bad input)."""
+    from trunc_accessor.frontends.cli import sample_eval
+
+    return sample_eval.main(argv, version=__version__)
 
 
 if __name__ == "__main__":

@@ -59,6 +59,12 @@ class EmptyResultWarning(TruncAccessorWarning):
     result is empty."""
 
 
+class InconsistentEstimateWarning(TruncAccessorWarning):
+    """An estimator of a sampled pool's measures contradicts itself, as it is defined: NIST's
+    sample_eval.pl estimates more relevant documents retrieved by a ranking (inum_rel_ret)
+    than relevant documents in all (inum_rel). The values are reproduced as defined."""
+
+
 def _package_dirs() -> tuple[str, ...]:
     dirs = [os.path.dirname(__file__)]
     for name in ("polars", "pandas", "numpy", "pyarrow"):

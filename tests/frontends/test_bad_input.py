@@ -491,6 +491,9 @@ DOMAINS = {
 }
 # a parameter whose domain depends on its metric: (metric, parameter) → domain
 METRIC_DOMAINS = {("utility", "collection_size"): lambda x: whole(x, 0),
+                  # sample_eval.pl's 11 recall levels: 0, 0.1, …, 1
+                  ("inf_iprec_at_recall", "recall"): lambda x: real(x) and math.isfinite(x)
+                  and 0 <= x <= 1 and abs(x * 10 - round(x * 10)) < 1e-9,
                   # NRBP's patience β is a probability
                   **dict.fromkeys([("nrbp", "beta"), ("nnrbp", "beta")],
                                   lambda x: real(x) and math.isfinite(x) and 0 <= x <= 1)}

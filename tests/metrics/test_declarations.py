@@ -69,10 +69,12 @@ def test_trec_eval_table_is_every_declared_name_in_trec_eval_order():
 
 
 def test_counts_are_summed_as_declared():
-    """The counts declare aggregate="sum" (trec_eval sums num_ret, num_rel, …); the rest are
-    averaged, gm_map and gm_bpref by the geometric mean their trec_eval name declares."""
+    """The counts declare aggregate="sum" (trec_eval sums num_ret, num_rel, …; sample_eval.pl
+    its estimated counts inum_rel, inum_rel_ret; statAP's estimated R̂ likewise); the rest
+    are averaged, gm_map and gm_bpref by the geometric mean their trec_eval name declares."""
     summed = {name for name, m in REGISTRY.items() if m.aggregate == "sum"}
-    assert summed == {"num_ret", "num_rel", "num_rel_ret", "num_q", "num_nonrel_judged_ret"}
+    assert summed == {"num_ret", "num_rel", "num_rel_ret", "num_q", "num_nonrel_judged_ret",
+                      "inum_rel", "inum_rel_ret", "stat_num_rel"}
     for label, want in [("num_ret", "sum"), ("NumRelRet", "sum"),
                         ("map", "mean"), ("gm_map", "gmean"), ("gm_bpref", "gmean")]:
         assert names.summary_of_label(label) == want, label

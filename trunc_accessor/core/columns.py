@@ -18,6 +18,11 @@ REL_NAMES = ("rel", "relevance", "label", "judgment")
 # a diversity qrels' subtopic (intent, aspect) column: TREC's diversity files put it in the
 # second field, which ir_measures and ir_datasets call ``iteration``
 SUBTOPIC_NAMES = ("subtopic", "iteration", "intent", "aspect")
+# a sampled pool's qrels: the stratum each pooled document was sampled from (NIST's
+# sample_eval.pl reads it as the fourth field), and each judged document's inclusion
+# probability (statAP's π, Aslam, Pavlu & Yilmaz, SIGIR 2006)
+STRATUM_NAMES = ("stratum",)
+INCLUSION_NAMES = ("inclusion", "inclusion_probability")
 SYS = "_sys"  # the engine's system code column (never a user's name: see module doc)
 
 
@@ -52,6 +57,8 @@ class Columns:
     has_rank: bool
     subtopic: str | None = None  # the qrels' subtopic column, if it has one
     weight: str | None = None  # with a subtopic column: the subtopics' weights, if given
+    stratum: str | None = None  # the qrels' stratum column (a sampled pool), if it has one
+    inclusion: str | None = None  # the qrels' inclusion probabilities, if it has them
 
 
 # --------------------------------------------------------------------------- frames and names
@@ -155,6 +162,8 @@ def resolve_columns(run, qrels, by: Sequence[str] = ()) -> Columns:
         by=normalise_by(by),
         has_rank="rank" in rn,
         subtopic=next((a for a in SUBTOPIC_NAMES if a in qn), None),
+        stratum=next((a for a in STRATUM_NAMES if a in qn), None),
+        inclusion=next((a for a in INCLUSION_NAMES if a in qn), None),
     )
     if cols.subtopic and "weight" in qn:
         cols = Columns(**{**cols.__dict__, "weight": "weight"})

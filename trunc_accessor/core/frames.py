@@ -166,6 +166,9 @@ def _canonical_qrels(qrels: pl.DataFrame, cols: Columns, kt: KeyTypes) -> pl.Dat
         pl.col(cols.rel).cast(pl.Float64).alias("rel"),
         *([subtopic_column(qrels[cols.subtopic], cols.subtopic)] if cols.subtopic else []),
         *([pl.col(cols.weight).cast(pl.Float64).alias("weight")] if cols.weight else []),
+        *([_stratum_column(qrels[cols.stratum], cols.stratum)] if cols.stratum else []),
+        *([_inclusion_column(qrels[cols.inclusion], cols.inclusion)] if cols.inclusion
+          else []),
     )
     for col in ("qid", "docid") + (("subtopic",) if cols.subtopic else ()):
         bad = q[col].is_null()
@@ -181,7 +184,55 @@ def _canonical_qrels(qrels: pl.DataFrame, cols: Columns, kt: KeyTypes) -> pl.Dat
                           bool(cols.subtopic))
     if cols.weight:
         check_weights(q)
+    if cols.inclusion:
+        _check_inclusion(q, cols.inclusion)
     return q
+
+
+def _stratum_column(values: pl.Series, name: str) -> pl.Series:
+    """A sampled pool's stratum column as ``stratum``: labels compared as text, as NIST's
+    sample_eval.pl compares them (integers as their decimal digits; a float column's whole
+    values too); a missing value is an error naming the row."""
+    dtype = values.dtype
+    if dtype.is_float():
+        finite = values.drop_nulls().drop_nans()
+        fractions = finite.filter(finite != finite.round(0))
+        if fractions.len():
+            raise InputError(f"qrels column {name!r} must hold stratum labels (integers or "
+                             f"strings), not fractions such as {fractions[0]}")
+        values = values.fill_nan(None).cast(pl.Int64)
+    elif not (dtype.is_integer() or dtype in (pl.String, pl.Null)
+              or isinstance(dtype, (pl.Categorical, pl.Enum))):
+        raise InputError(f"qrels column {name!r} must hold stratum labels (integers or "
+                         f"strings), not {dtype}")
+    out = values.cast(pl.String).alias("stratum")
+    if out.null_count():
+        raise InputError(f"qrels column {name!r} has a missing value (row "
+                         f"{int(out.is_null().arg_max() or 0)}): every pooled document "
+                         "belongs to a stratum")
+    return out
+
+
+def _inclusion_column(values: pl.Series, name: str) -> pl.Series:
+    """The qrels' inclusion probabilities as ``inclusion`` (Float64; NaN: missing)."""
+    if not (values.dtype.is_numeric() or values.dtype == pl.Null) or values.dtype == pl.Boolean:
+        raise InputError(f"qrels column {name!r} must hold inclusion probabilities "
+                         f"(numbers in (0, 1]), not {values.dtype}")
+    return values.cast(pl.Float64).fill_null(float("nan")).alias("inclusion")
+
+
+def _check_inclusion(q: pl.DataFrame, name: str) -> None:
+    """Every sampled (grade ≥ 0) document has an inclusion probability in (0, 1]; a pooled
+    document left out of the sample (negative grade) may have none."""
+    p = pl.col("inclusion")
+    bad = (pl.col("rel") >= 0) & (p.is_nan() | (p <= 0) | (p > 1))
+    rows = q.filter(bad)
+    if rows.height:
+        row = rows.row(0, named=True)
+        raise InputError(
+            f"qrels column {name!r} is {row['inclusion']!r} for "
+            f"{_where(row, ['qid', 'docid'])}: a judged document's inclusion probability "
+            "must be in (0, 1]")
 
 
 def _unique_judgments(q: pl.DataFrame, judgment: list[str], subtopic: bool) -> pl.DataFrame:

@@ -87,6 +87,8 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
     del run  # the run's own columns are no longer needed (freed if not the user's)
     prep = build(keys, seg_q, rows.seg, rows.grade, None, q_offsets, q_grades, max_grade, ties,
                  boundary=boundary)
+    if rows.extra:
+        prep.extra = _extra_layout(qrels, q_index, rows.extra)
     del rows, boundary
     if aspect_hits is not None:
         prep.aspects = build_aspects(*aspect_hits, prepared_row)
@@ -113,11 +115,14 @@ class _Rows:
     score: np.ndarray | None
     rank: np.ndarray | None
     source: np.ndarray | None = None
+    extra: dict | None = None  # the values of the qrels' extra columns (EXTRA) per row
 
     def take(self, index: np.ndarray) -> None:
         """Keep the rows ``index`` (positions among the current rows), in that order."""
         self.seg = self.seg[index]
         self.grade = self.grade[index]
+        if self.extra:
+            self.extra = {k: v[index] for k, v in self.extra.items()}
         if self.score is not None:
             self.score = self.score[index]
         if self.rank is not None:
@@ -173,7 +178,7 @@ def _judged_rows(run: pl.DataFrame, qrels: pl.DataFrame, scored: pl.DataFrame,
         notes.scored_example = scored["qid"][0]
     keep = _drop_unscored(run, q_row, notes)
     doc_hash, run_key = run_keys(run, q_row)
-    grade = judged_grades(run, qrels, q_row, run_key, q_index)
+    grade, extra = _grades_and_extra(run, qrels, q_row, run_key, q_index)
     aspect_hits: _AspectHits | None = None
     if subtopics is not None:
         pairs, code_q, several, code_w = judged_pairs(subtopics, scored)
@@ -186,11 +191,44 @@ def _judged_rows(run: pl.DataFrame, qrels: pl.DataFrame, scored: pl.DataFrame,
     seg = q_row if sys_code is None else sys_code * scored.height + q_row
     del sys_code, q_row
     rows = _Rows(seg, grade, run["score"].to_numpy().astype(np.float64, copy=False),
-                 run["rank"].to_numpy() if "rank" in run.columns else None)
+                 run["rank"].to_numpy() if "rank" in run.columns else None, extra=extra)
     del seg, grade
     if keep is not None:
         rows.take(keep)
     return rows, aspect_hits
+
+
+# the qrels' columns beside the grade that kernels read, per row and per judgment: a sampled
+# pool's stratum (as the rank of its label among the qrels' labels: they sort as text) and
+# each judged document's inclusion probability
+EXTRA = ("stratum", "inclusion")
+
+
+def extra_values(qrels: pl.DataFrame) -> dict[str, np.ndarray]:
+    """The qrels' ``EXTRA`` columns as floats, in the qrels' row order."""
+    out = {}
+    if "stratum" in qrels.columns:
+        out["stratum"] = (qrels["stratum"].rank("dense").to_numpy().astype(np.float64) - 1.0)
+    if "inclusion" in qrels.columns:
+        out["inclusion"] = qrels["inclusion"].to_numpy().astype(np.float64, copy=False)
+    return out
+
+
+def _grades_and_extra(run: pl.DataFrame, qrels: pl.DataFrame, q_row: np.ndarray,
+                      run_key: np.ndarray, q_index: np.ndarray) -> tuple[np.ndarray, dict]:
+    """Each run row's judged grade (NaN: unjudged) and its values of the qrels' ``EXTRA``
+    columns (NaN: unjudged)."""
+    values = extra_values(qrels)
+    if not values:
+        return judged_grades(run, qrels, q_row, run_key, q_index), {}
+    grade = np.full(run.height, np.nan)
+    extra = {k: np.full(run.height, np.nan) for k in values}
+    if run.height and qrels.height:
+        rows, qrows = judged_hits(run, qrels, q_row, run_key, q_index)
+        grade[rows] = qrels["rel"].to_numpy()[qrows]
+        for k, v in values.items():
+            extra[k][rows] = v[qrows]
+    return grade, extra
 
 
 def _drop_unscored(run: pl.DataFrame, q_row: np.ndarray, notes: Notes) -> np.ndarray | None:
@@ -239,6 +277,18 @@ def _qrels_layout(qrels: pl.DataFrame, q_index: np.ndarray,
     if len(q_index) > 1 and np.any(q_index[1:] < q_index[:-1]):
         q_grades = q_grades[np.argsort(q_index, kind="stable")]
     return q_counts, q_offsets, q_grades
+
+
+def _extra_layout(qrels: pl.DataFrame, q_index: np.ndarray,
+                  per_row: dict) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The qrels' ``EXTRA`` columns as (value per prepared row, value per judgment in the
+    order of ``q_grades``)."""
+    out = {}
+    for k, v in extra_values(qrels).items():
+        if len(q_index) > 1 and np.any(q_index[1:] < q_index[:-1]):
+            v = v[np.argsort(q_index, kind="stable")]
+        out[k] = (per_row[k], v)
+    return out
 
 
 def _segment_keys(scored: pl.DataFrame, systems: pl.DataFrame | None,

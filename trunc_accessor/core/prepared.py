@@ -65,6 +65,10 @@ class Prepared:
     _pos: np.ndarray | None = None  # None: derived from seg and offsets when first read
     _cache: dict = field(default_factory=dict, repr=False)
     aspects: object = None  # the subtopic pairs of diversity qrels (core.aspects.Aspects)
+    # the qrels' columns beside the grade (a sampled pool's stratum, inclusion
+    # probabilities): name -> (value per row, NaN when unjudged; value per judgment, in the
+    # order of q_grades)
+    extra: dict = field(default_factory=dict)
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -205,7 +209,8 @@ class Prepared:
                         gid=np.cumsum(boundary) - 1, _g_seg=g_seg, _g_start=g_start,
                         _g_size=g_size,
                         q_offsets=self.q_offsets, q_grades=self.q_grades,
-                        max_grade=self.max_grade, ties=self.ties)
+                        max_grade=self.max_grade, ties=self.ties,
+                        extra={k: (r[rows], q) for k, (r, q) in self.extra.items()})
 
     def judged_part(self) -> Prepared:
         """This preparation restricted to the tie groups that hold a judged document (see
@@ -276,7 +281,8 @@ class Prepared:
                        _pos=within + 1, grade=self.grade[src], gid=gid, _g_seg=new_seg[first],
                        _g_start=within[first], _g_size=group_sizes(first, len(src)),
                        q_offsets=self.q_offsets, q_grades=self.q_grades,
-                       max_grade=self.max_grade, ties=self.ties)
+                       max_grade=self.max_grade, ties=self.ties,
+                       extra={k: (r[src], q) for k, (r, q) in self.extra.items()})
         if self.aspects is not None:  # the subtopic pairs of the prefixes' rows
             out.aspects = self.aspects.remap(src, len(self.seg))  # type: ignore[attr-defined]
         return out

@@ -40,7 +40,7 @@ def run_columns(cols: _columns.Columns) -> list[str]:
 
 def qrels_columns(cols: _columns.Columns) -> list[str]:
     return [cols.qrels_qid, cols.qrels_docid, cols.rel] + [
-        c for c in (cols.subtopic, cols.weight) if c]
+        c for c in (cols.subtopic, cols.weight, cols.stratum, cols.inclusion) if c]
 
 
 def _eager(frame):
