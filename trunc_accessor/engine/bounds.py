@@ -41,12 +41,15 @@ SIDES = ("lo", "hi")
 #: the ideal ranking (nDCG and its relatives, trec_eval's G, compat, BPM, OIE), the judged
 #: non-relevant documents above the relevant ones (bpref, accuracy), the query's largest
 #: grade by which trec_eval's rbp divides every gain (trec_rbp), or moves the relevant
-#: documents' span (Twist and the CRP family). infAP on completed judgments is AP.
+#: documents' span (Twist and the CRP family). infAP on completed judgments is AP; the
+#: sampled-pool estimators (xinfAP, infNDCG, statAP, statR-prec) inherit AP's, nDCG's and
+#: R-precision's reasons.
 NOT_MONOTONE = frozenset({
     "accuracy", "ap", "ap_prime", "binary_g", "bpm", "bpref", "compat", "f1", "infap",
-    "interpolated_precision_11pt", "iprec_at_recall", "ndcg", "ndcg_prime", "ndcg_rel",
-    "normalized_g", "oie", "recall", "recovery_ratio", "relative_precision", "rndcg", "rprec",
-    "rprec_mult", "space_ratio", "space_ratio_minus", "space_ratio_plus", "trec_rbp", "twist"})
+    "infndcg", "interpolated_precision_11pt", "iprec_at_recall", "ndcg", "ndcg_prime",
+    "ndcg_rel", "normalized_g", "oie", "recall", "recovery_ratio", "relative_precision",
+    "rndcg", "rprec", "rprec_mult", "space_ratio", "space_ratio_minus", "space_ratio_plus",
+    "stat_ap", "stat_rprec", "trec_rbp", "twist", "xinfap"})
 
 
 def check_fill(grade) -> float | None:
