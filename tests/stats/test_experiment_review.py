@@ -147,3 +147,27 @@ def test_wins_ties_losses_are_exact_counts(cranfield):
     row = table[table.system == "bm25_stem"].iloc[0]
     assert (row["wins"], row["ties"], row["losses"]) == (int(np.sum(d > 0)), int(np.sum(d == 0)),
                                                          int(np.sum(d < 0)))
+
+
+def test_experiment_per_source_is_one_experiment_per_judge_and_their_union(cranfield):
+    """source=: the table of each judge's qrels and of their union (a pair judged twice at
+    its largest grade, built here by hand), stacked under a source column."""
+    runs, qrels = cranfield
+    keep = qrels.qid.unique()[:60]
+    runs, qrels = runs[runs.qid.isin(keep)], qrels[qrels.qid.isin(keep)]
+    model = qrels.sample(frac=0.7, random_state=1).assign(
+        rel=lambda q: (q.rel + (q.docid.str[-1] == "3")).clip(upper=4))
+    both = pd.concat([qrels.assign(judge="human"), model.assign(judge="model")])
+    union = (pd.concat([qrels, model]).groupby(["qid", "docid"], as_index=False)["rel"].max())
+    table = ta.experiment(runs, both, ["ap"], baseline="bm25", source="judge")
+    assert list(dict.fromkeys(table.source)) == ["human", "model", "all"]
+    for name, q in (("human", qrels), ("model", model), ("all", union)):
+        want = ta.experiment(runs, q, ["ap"], baseline="bm25")
+        got = table[table.source == name].drop(columns="source").reset_index(drop=True)
+        pd.testing.assert_frame_equal(got, want)
+    polars_table, per = ta.experiment(pl.from_pandas(runs), pl.from_pandas(both), ["ap"],
+                                      baseline="bm25", source="judge", per_query=True)
+    assert polars_table.columns[0] == "source" and per.columns[0] == "source"
+    assert polars_table.height == len(table)
+    with pytest.raises(InputError, match="source='assessor'"):
+        ta.experiment(runs, both, ["ap"], source="assessor")

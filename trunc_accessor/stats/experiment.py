@@ -16,6 +16,7 @@ import pandas as pd
 import polars as pl
 
 from trunc_accessor._typing import Frame, Metrics, Result
+from trunc_accessor.core import sources as _sources
 from trunc_accessor.errors import InputError
 from trunc_accessor.stats import _common, paired
 from trunc_accessor.stats import significance as stats
@@ -100,7 +101,8 @@ def experiment(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Metrics
                alpha: float = 0.05, by: str = "system", per_query: bool = False,
                confidence: float = 0.95, ci: str = "t", n_resamples: int = 10_000,
                seed: int = 0, undefined: str = "skip", family: str = "metric",
-               missing: str = "empty", **evaluate_kw: Any) -> Result:
+               missing: str = "empty", source: str | None = None,
+               **evaluate_kw: Any) -> Result:
     """Evaluate systems, compare them and tabulate the result.
 
     ``runs``: one run frame with a ``by`` column (pandas or Polars, a LazyFrame too) or a
@@ -138,6 +140,12 @@ def experiment(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Metrics
     it: ``"skip"`` leaves it out of the means and comparisons, ``"zero"`` counts it as 0).
     The comparison arguments are checked before anything is evaluated.
 
+    ``source``: a qrels column saying who judged each pair (a human assessor, a model, a
+    fill): the experiment is run on each source's judgments and on their union (``"all"``,
+    a pair judged by several sources at its largest grade), the tables stacked with a first
+    column ``source`` (with ``per_query=True`` the per-query values too, ``source`` their
+    outer level); each source's comparisons are corrected as their own family.
+
     >>> import trunc_accessor as ta
     >>> runs, qrels = ta.load_example("cranfield")
     >>> table = ta.experiment(runs, qrels, ["nDCG@10"], baseline="bm25")
@@ -145,6 +153,11 @@ def experiment(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Metrics
         mean   delta  significant
     1  0.332  0.0217         True
     """
+    if source is not None:  # one experiment per source of judgments, then their union
+        return _by_source(runs, qrels, metrics, source, per_query, dict(
+            baseline=baseline, test=test, correction=correction, alpha=alpha, by=by,
+            confidence=confidence, ci=ci, n_resamples=n_resamples, seed=seed,
+            undefined=undefined, family=family, missing=missing, **evaluate_kw))
     if not isinstance(missing, str) or missing not in MISSING:
         raise InputError(f"experiment: missing= must be one of {list(MISSING)}, not "
                          f"{missing!r}")
@@ -187,6 +200,40 @@ def experiment(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Metrics
     if per_query:
         return out, per
     return out
+
+
+def _by_source(runs, qrels, metrics, source: str, per_query: bool, kw: dict):
+    """``experiment`` on each source's judgments and on their union ("all": a pair judged
+    by several sources at its largest grade), the tables stacked with a first column
+    ``source`` (each corrected on its own: one family per source)."""
+    parts = _sources.split(qrels, source)  # checked before anything is evaluated
+    tables, values = [], []
+    for name, q in parts.items():
+        out = experiment(runs, q, metrics, per_query=per_query, **kw)
+        table, per = out if per_query else (out, None)
+        tables.append(_with_source(table, name))
+        if per_query:
+            values.append(_with_source(per, name))
+    stacked = _stack(tables)
+    if isinstance(stacked, pd.DataFrame):  # the settings report reads (pandas keeps attrs)
+        stacked.attrs.update(tables[0].attrs)
+    return (stacked, _stack(values)) if per_query else stacked
+
+
+def _with_source(frame, name):
+    if isinstance(frame, pl.DataFrame):
+        return frame.select(pl.lit(name).alias("source"), pl.all())
+    if frame.index.nlevels > 1 or frame.index.name is not None:  # evaluate's per-query index
+        return pd.concat({name: frame}, names=["source"])
+    return frame.assign(source=name)[["source", *frame.columns]]
+
+
+def _stack(frames: list):
+    if isinstance(frames[0], pl.DataFrame):
+        return pl.concat(frames, how="vertical_relaxed")
+    if frames[0].index.nlevels > 1 or frames[0].index.name is not None:
+        return pd.concat(frames)
+    return pd.concat(frames, ignore_index=True)
 
 
 def _check_system_column(frame, by: str) -> None:
