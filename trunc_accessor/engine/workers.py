@@ -1,14 +1,15 @@
 """Worker processes: query batches of a lazy run scored on every core of the machine.
 
 A batch's preparation and kernels hold Python's lock between NumPy and Polars calls, so
-threads scale poorly (measured: 1.25x on 2 cores); processes do not share it. The workers are
+threads scale poorly (a one-off trial on 2 cores, not kept in bench/: 1.25x); processes
+do not share it. The workers are
 plain Python processes started with ``sys.executable`` and this module as their program
 (``serve``), not ``multiprocessing``'s "spawn" workers, which re-run the user's main script
 in every worker (a script without an ``if __name__ == "__main__":`` guard would run again,
 side effects included). Each worker receives a pickled task (a module-level function and its
 arguments), runs it, and sends back its answer, the warnings it raised and, when it fails,
 its exception. The pool is started on first use, kept for later calls of the process
-(starting a worker costs an import of the library, about half a second) and stopped when the
+(starting a worker costs an import of the library) and stopped when the
 process exits, or when a call is interrupted (a worker still busy cannot be reused).
 
 How many: ``jobs(n_jobs)``. ``None`` is the environment variable ``TRUNC_ACCESSOR_N_JOBS``
