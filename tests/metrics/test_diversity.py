@@ -245,14 +245,15 @@ def _brute_force(run: pd.DataFrame, qrels: pd.DataFrame, measures: list[str]) ->
     per_query = []
     for qid, part in run.groupby("qid"):
         groups = [list(g.docid) for _, g in part.groupby("score", sort=True)][::-1]
-        values = []
-        for orders in itertools.product(*(itertools.permutations(g) for g in groups)):
+        rankings = []  # every order as its own system of one frame: one evaluate call
+        for n, orders in enumerate(itertools.product(*(itertools.permutations(g)
+                                                       for g in groups))):
             docs = [d for order in orders for d in order]
-            ranked = pd.DataFrame({"qid": qid, "docid": docs, "score": 0.0,
-                                   "rank": range(1, len(docs) + 1)})
-            values.append(ranked.ir.evaluate(qrels[qrels.qid == qid], measures, ties="first",
-                                             undefined="nan"))
-        per_query.append(pd.concat(values).groupby(level=0).mean())
+            rankings.append(pd.DataFrame({"order": n, "qid": qid, "docid": docs, "score": 0.0,
+                                          "rank": range(1, len(docs) + 1)}))
+        values = pd.concat(rankings).ir.evaluate(qrels[qrels.qid == qid], measures,
+                                                 ties="first", undefined="nan", by="order")
+        per_query.append(values.groupby(level="qid").mean())
     return pd.concat(per_query)
 
 
