@@ -72,10 +72,7 @@ def _systems_frame(runs, by: str, pairs: dict, function: str):
     Polars; every named system must have rows."""
     if not isinstance(by, str):
         raise InputError(f"{function}: by= must be the name of the system column, not {by!r}")
-    try:
-        frame, polars_in = _runs_frame(runs, by)
-    except InputError as error:  # experiment's reading of a mapping of runs, said as ours
-        raise InputError(str(error).replace("experiment:", f"{function}:", 1)) from None
+    frame, polars_in = _runs_frame(runs, by, function)
     if not isinstance(frame, (pl.DataFrame, pd.DataFrame)):
         raise InputError(f"{function}: runs must be a run frame with a {by!r} column or a "
                          f"mapping {{system: run}}, not {type(frame).__name__}")
