@@ -213,6 +213,36 @@ def test_identical_runs_have_p_value_one_as_repro_eval(cranfield, rpd):
         rpd.rbo(run_b_rep=rpd.run_b_orig)["baseline"], rel=1e-12)
 
 
+def test_a_trec_run_reproduced_with_coarser_scores_equals_repro_eval(tmp_path):
+    """The shipped TREC 2003 Robust run (uic0301, top 200 of 100 topics, scores 1000 − rank)
+    against a "reproduction" printing its scores to tens (score // 10: tie groups of ten,
+    which trec_eval's order and repro_eval's put in docid descending order): every score
+    and order measure as repro_eval's, per query too."""
+    run, qrels = ta.load_example("robust03", depth=200)
+    coarse = run.assign(score=run.score // 10)
+    ev = RpdEvaluator(qrels_orig_path=_write_qrels(qrels, tmp_path / "q"),
+                      run_b_orig_path=_write_run(run, tmp_path / "o"),
+                      run_b_rep_path=_write_run(coarse, tmp_path / "r"))
+    ev.trim()
+    ev.evaluate()
+    runs = pd.concat([run, coarse.assign(system="coarse")])
+    table, per = ta.reproducibility(runs, qrels, METRICS, baseline=("uic0301", "coarse"),
+                                    like="ir_measures", per_query=True)
+    rmse, ttest = ev.rmse()["baseline"], ev.ttest()["baseline"]
+    for metric in METRICS:
+        row = _row(table, "baseline", metric)
+        assert row.rmse == pytest.approx(rmse[metric], rel=1e-12, abs=1e-15), metric
+        assert row.p_value == pytest.approx(ttest[metric], rel=1e-9, nan_ok=True), metric
+    assert table.rmse.max() > 0.001  # the coarser scores do change the rankings' values
+    ktu, rbo = ev.ktu(per_topic=True)["baseline"], ev.rbo(per_topic=True)["baseline"]
+    per = per.set_index("qid")
+    assert len(per) == len(ktu) == 100
+    for qid in ktu:
+        assert per.at[qid, "ktu"] == pytest.approx(ktu[qid], abs=1e-13), qid
+        assert per.at[qid, "rbo"] == pytest.approx(rbo[qid], rel=1e-12), qid
+    assert per.ktu.max() < 1
+
+
 @pytest.fixture(scope="module")
 def halves(cranfield):
     """Cranfield as two collections: queries 1-112 (original) and 113-225 (replication)."""
@@ -299,6 +329,12 @@ def test_bad_arguments_are_refused_before_any_evaluation(cranfield, kw, match):
     # qrels that evaluate would refuse: the refusal seen is the argument's, made first
     with pytest.raises(InputError, match=match):
         ta.reproducibility(runs, "not qrels", ["AP"], **kw)
+
+
+def test_replicability_refuses_bad_qrels_before_evaluating(cranfield):
+    runs, qrels = cranfield
+    with pytest.raises(InputError, match="qrels_replicated must be a pandas or Polars"):
+        ta.replicability(runs, qrels, {"1": {"d": 1}}, ["AP"], baseline=(B, B_REP))
 
 
 def test_order_agreement_refuses_repeated_documents_and_bad_scores():

@@ -34,6 +34,7 @@ import pandas as pd
 import polars as pl
 
 from trunc_accessor._typing import Frame, Metrics
+from trunc_accessor.core.columns import check_frame
 from trunc_accessor.core.numbers import whole_number
 from trunc_accessor.errors import InputError
 from trunc_accessor.metrics.params import check_p
@@ -332,6 +333,8 @@ def replicability(runs: Frame | Mapping[Any, Frame], qrels: Frame, qrels_replica
     1  advanced         0.2703           0.3089  0.929   0.2232
     """
     pairs = _pairs(runs, baseline, advanced)
+    check_frame(qrels, "replicability: qrels")  # both, before either evaluation
+    check_frame(qrels_replicated, "replicability: qrels_replicated")
     frame, polars_in = _systems_frame(runs, by, pairs, "replicability")
     original = _scores(frame, {o for o, _ in pairs.values()}, qrels, metrics, by, evaluate_kw)
     replicated = _scores(frame, {r for _, r in pairs.values()}, qrels_replicated, metrics, by,
