@@ -335,6 +335,8 @@ def test_replicability_refuses_bad_qrels_before_evaluating(cranfield):
     runs, qrels = cranfield
     with pytest.raises(InputError, match="qrels_replicated must be a pandas or Polars"):
         ta.replicability(runs, qrels, {"1": {"d": 1}}, ["AP"], baseline=(B, B_REP))
+    with pytest.raises(InputError, match="the replicated baseline system 'nope' has no rows"):
+        ta.replicability(runs, qrels, qrels, ["AP"], baseline=(B, "nope"))
 
 
 def test_order_agreement_refuses_repeated_documents_and_bad_scores():

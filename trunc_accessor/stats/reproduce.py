@@ -68,9 +68,9 @@ def _pairs(runs, baseline, advanced) -> dict[str, tuple[Any, Any]]:
     return pairs
 
 
-def _systems_frame(runs, by: str, pairs: dict, function: str):
+def _systems_frame(runs, by: str, pairs: dict, function: str, new: str):
     """The runs as one eager frame holding only the named systems, and whether they came as
-    Polars; every named system must have rows."""
+    Polars; every named system must have rows (``new``: what the second of a pair is)."""
     if not isinstance(by, str):
         raise InputError(f"{function}: by= must be the name of the system column, not {by!r}")
     frame, polars_in = _runs_frame(runs, by, function)
@@ -84,7 +84,7 @@ def _systems_frame(runs, by: str, pairs: dict, function: str):
         else list(pd.unique(frame[by]))
     wanted = [s for pair in pairs.values() for s in pair]
     for role, pair in pairs.items():
-        for which, name in zip(("original", "reproduced"), pair):
+        for which, name in zip(("original", new), pair):
             if name not in present:
                 raise InputError(f"{function}: the {which} {role} system {name!r} has no rows "
                                  f"in the runs' {by!r} column (systems: {present})")
@@ -284,7 +284,7 @@ def reproducibility(runs: Frame | Mapping[Any, Frame], qrels: Frame, metrics: Me
     """
     pairs = _pairs(runs, baseline, advanced)
     depth, p = _check_order_args(depth, p, "reproducibility")
-    frame, polars_in = _systems_frame(runs, by, pairs, "reproducibility")
+    frame, polars_in = _systems_frame(runs, by, pairs, "reproducibility", "reproduced")
     data = _scores(frame, {s for pair in pairs.values() for s in pair}, qrels, metrics, by,
                    evaluate_kw)
     table = _table(data, data, pairs, _paired, ("reproduced",))
@@ -335,7 +335,7 @@ def replicability(runs: Frame | Mapping[Any, Frame], qrels: Frame, qrels_replica
     pairs = _pairs(runs, baseline, advanced)
     check_frame(qrels, "replicability: qrels")  # both, before either evaluation
     check_frame(qrels_replicated, "replicability: qrels_replicated")
-    frame, polars_in = _systems_frame(runs, by, pairs, "replicability")
+    frame, polars_in = _systems_frame(runs, by, pairs, "replicability", "replicated")
     original = _scores(frame, {o for o, _ in pairs.values()}, qrels, metrics, by, evaluate_kw)
     replicated = _scores(frame, {r for _, r in pairs.values()}, qrels_replicated, metrics, by,
                          evaluate_kw)
