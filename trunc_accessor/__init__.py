@@ -57,6 +57,8 @@ _LAZY = {
     "compare": ("trunc_accessor.stats.significance", "compare"),
     "experiment": ("trunc_accessor.stats.experiment", "experiment"),
     "report": ("trunc_accessor.stats.report", "report"),
+    "reproducibility": ("trunc_accessor.stats.reproduce", "reproducibility"),
+    "replicability": ("trunc_accessor.stats.reproduce", "replicability"),
     "evaluate_parquet": ("trunc_accessor.frontends.parquet", "evaluate_parquet"),
     "fusion": ("trunc_accessor.fusion", None),  # fusion of runs (ranx's methods)
     "fuse": ("trunc_accessor.fusion", "fuse"),
@@ -100,7 +102,9 @@ __all__ = [
     "plot",
     "read_qrels",
     "read_run",
+    "replicability",
     "report",
+    "reproducibility",
     "stats",
     "write_run",
 ]

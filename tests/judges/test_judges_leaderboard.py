@@ -170,3 +170,15 @@ def test_undefined_values_follow_the_undefined_rule_in_the_means_too(cranfield):
             runs.ir.evaluate(zeroed, ["ap"], by="system", undefined="nan"),
             undefined=undefined).set_index(["system", "other"])
         assert np.allclose(pairs["delta_b"], compared.loc[pairs.index, "delta"], atol=1e-12)
+
+
+def test_a_bad_mapping_of_runs_is_named_as_leaderboard_agreement_s(cranfield):
+    """The mapping of runs is read by experiment's helper: its refusals name the function
+    the user called, not experiment."""
+    _, qrels = cranfield
+    with pytest.raises(ta.InputError, match="^leaderboard_agreement: runs is an empty"):
+        ta.judges.leaderboard_agreement({}, qrels, qrels, ["P@5"])
+    mixed = {"a": pd.DataFrame({"qid": ["1"], "docid": ["d"], "score": [1.0]}),
+             "b": pl.DataFrame({"qid": ["1"], "docid": ["d"], "score": [1.0]})}
+    with pytest.raises(ta.InputError, match="^leaderboard_agreement: the runs of the mapping"):
+        ta.judges.leaderboard_agreement(mixed, qrels, qrels, ["P@5"])

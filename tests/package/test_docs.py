@@ -24,7 +24,8 @@ MODULES = ("stats.significance", "stats.paired", "stats.tukey", "stats.anova", "
            "stats.rbo", "stats.experiment", "stats.report", "plot.curves", "plot.experiment",
            "properties.checker", "judges.interrater", "judges.detail",
            "judges.plot", "judges.leaderboard",
-           "stats.design", "stats.sample_size", "stats.meta", "plot.power", "plot.forest")
+           "stats.design", "stats.sample_size", "stats.meta", "plot.power", "plot.forest",
+           "stats.reproduce", "stats.reproduce_order")
 
 
 def _documented() -> set[str]:

@@ -133,7 +133,7 @@ def leaderboard_agreement(runs: Frame | Mapping[Any, Frame], qrels_a: Frame, qre
     _check_leaderboard(names, queries, k)
     # compare's checks, before the two evaluations they would otherwise follow
     stats._check_compare(test, correction, alpha, n_resamples, seed, undefined)
-    frame, polars_in = _runs_frame(runs, by)
+    frame, polars_in = _runs_frame(runs, by, "leaderboard_agreement")
     if not isinstance(frame, (pl.DataFrame, pd.DataFrame)) or by not in frame.columns:
         raise InputError(f"leaderboard_agreement: runs must be a run frame with a {by!r} "
                          "column or a mapping {system: run}")

@@ -21,6 +21,7 @@ from trunc_accessor.stats.paired import (
     PairedTest,
     multipletests,
 )
+from trunc_accessor.stats.reproduce import order_agreement, replicability, reproducibility
 from trunc_accessor.stats.sample_size import (
     anova_power,
     ci_width,
@@ -34,6 +35,7 @@ from trunc_accessor.stats.tukey import randomized_tukey_hsd, tukey_hsd
 
 __all__ = ["CIS", "CORRECTIONS", "Correction", "Interval", "PairedTest", "TESTS", "anova_power",
     "ci_width", "collection_effects", "compare", "design_variance", "meta_analysis",
-    "mixed_model", "multipletests", "power_curve", "randomized_tukey_hsd", "topic_set_size",
+    "mixed_model", "multipletests", "order_agreement", "power_curve", "randomized_tukey_hsd",
+    "replicability", "reproducibility", "topic_set_size",
     "topics_for_anova", "topics_for_ci", "topics_for_ttest", "ttest_power", "tukey_hsd",
     "two_way_anova", "two_way_intervals", "two_way_tukey_hsd"]

@@ -23,31 +23,31 @@ from trunc_accessor.stats import significance as stats
 from trunc_accessor.warn import DroppedQueriesWarning, warn
 
 
-def _runs_frame(runs, by: str) -> tuple[Any, bool]:
+def _runs_frame(runs, by: str, function: str = "experiment") -> tuple[Any, bool]:
     """The runs as one eager frame with a ``by`` column (``_one_frame``), and whether they
-    came as Polars (the answer's library)."""
+    came as Polars (the answer's library); ``function`` names the caller in refusals."""
     polars_in = isinstance(runs, (pl.DataFrame, pl.LazyFrame)) or bool(
         isinstance(runs, Mapping) and runs
         and all(isinstance(f, (pl.DataFrame, pl.LazyFrame)) for f in runs.values()))
-    frame = _one_frame(runs, by)
+    frame = _one_frame(runs, by, function)
     if isinstance(frame, pl.LazyFrame):
         frame = frame.collect()
     return frame, polars_in
 
 
-def _one_frame(runs, by: str):
+def _one_frame(runs, by: str, function: str = "experiment"):
     """A mapping {name: run} as one frame with a ``by`` column (pandas or Polars)."""
     if not isinstance(runs, Mapping):
         return runs
     if not runs:
-        raise InputError("experiment: runs is an empty mapping")
+        raise InputError(f"{function}: runs is an empty mapping")
     frames = list(runs.values())
     names: dict[str, object] = {}
     for name in runs:
         if name is None or (isinstance(name, float) and math.isnan(name)):
-            raise InputError("experiment: a system of the runs mapping has no name (None)")
+            raise InputError(f"{function}: a system of the runs mapping has no name (None)")
         if str(name) in names:
-            raise InputError(f"experiment: systems {names[str(name)]!r} and {name!r} have the "
+            raise InputError(f"{function}: systems {names[str(name)]!r} and {name!r} have the "
                              f"same name as text ({str(name)!r}): rename one")
         names[str(name)] = name
     if all(isinstance(f, (pl.DataFrame, pl.LazyFrame)) for f in frames):
@@ -56,7 +56,7 @@ def _one_frame(runs, by: str):
     if all(isinstance(f, pd.DataFrame) for f in frames):
         return pd.concat([f.assign(**{by: str(name)}) for name, f in runs.items()],
                          ignore_index=True)
-    raise InputError("experiment: the runs of the mapping must all be pandas or all Polars "
+    raise InputError(f"{function}: the runs of the mapping must all be pandas or all Polars "
                      "frames")
 
 
