@@ -171,7 +171,8 @@ def index_page(registry, dialects) -> str:
 
 
 TOOLS = ("evaluate", "bounds", "sample_holes", "truncate", "truncate_at", "cutoff_curve",
-         "optimal_cutoff", "crp", "crp_archetype", "plot_crp", "rbo", "overlap", "fuse")
+         "optimal_cutoff", "crp", "crp_archetype", "plot_crp", "rbo", "overlap", "fuse",
+         "urisk", "georisk")
 
 
 def accessor_page(registry) -> str:

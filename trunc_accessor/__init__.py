@@ -57,6 +57,8 @@ _LAZY = {
     "compare": ("trunc_accessor.stats.significance", "compare"),
     "experiment": ("trunc_accessor.stats.experiment", "experiment"),
     "report": ("trunc_accessor.stats.report", "report"),
+    "urisk": ("trunc_accessor.stats.risk", "urisk"),  # URisk, TRisk against a baseline
+    "georisk": ("trunc_accessor.stats.risk", "georisk"),  # ZRisk, GeoRisk: several
     "evaluate_parquet": ("trunc_accessor.frontends.parquet", "evaluate_parquet"),
     "fusion": ("trunc_accessor.fusion", None),  # fusion of runs (ranx's methods)
     "fuse": ("trunc_accessor.fusion", "fuse"),
@@ -89,6 +91,7 @@ __all__ = [
     "fit_fusion",
     "fuse",
     "fusion",
+    "georisk",
     "ir",
     "judges",
     "load_example",
@@ -102,6 +105,7 @@ __all__ = [
     "read_run",
     "report",
     "stats",
+    "urisk",
     "write_run",
 ]
 
