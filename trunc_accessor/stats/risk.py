@@ -229,6 +229,8 @@ def georisk(per_query: Frame, alpha: float | Sequence[float] = 0.0, *,
     One row per metric, system and α: ``metric``, ``system``, ``alpha``, ``n`` (topics,
     c), ``mean`` (Sⱼ/c), ``zrisk`` and ``georisk``.
 
+    Examples
+    --------
     >>> import pandas as pd
     >>> import trunc_accessor as ta
     >>> per = pd.DataFrame({"system": ["a"] * 2 + ["b"] * 2, "qid": ["1", "2"] * 2,
