@@ -7,20 +7,18 @@ from __future__ import annotations
 import contextlib
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
-import pandas as pd
 import polars as pl
 
 from trunc_accessor._typing import Frame, Metrics
 from trunc_accessor.core.columns import is_pandas
-from trunc_accessor.core.results import plain, query_column
 from trunc_accessor.errors import InputError
-from trunc_accessor.stats.risk import check_alpha
-from trunc_accessor.stats.risk import georisk as _georisk
-from trunc_accessor.stats.risk import urisk as _urisk
 from trunc_accessor.warn import DroppedQueriesWarning
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Out = TypeVar("Out")
 MISSING = ("empty", "skip")
@@ -87,6 +85,9 @@ class Risk(Generic[Out]):
         1  rm-cata -0.0319 -0.5702
         2  rm-catb  0.0403  0.8789
         """
+        from trunc_accessor.stats.risk import check_alpha
+        from trunc_accessor.stats.risk import urisk as _urisk
+
         alphas = check_alpha(alpha)
         if not isinstance(by_query, bool):
             raise InputError(f"by_query= must be True or False, not {by_query!r}")
@@ -123,6 +124,9 @@ class Risk(Generic[Out]):
         2  rm-cata   0.1831
         3  rm-catb   0.3248
         """
+        from trunc_accessor.stats.risk import check_alpha
+        from trunc_accessor.stats.risk import georisk as _georisk
+
         alphas = check_alpha(alpha)
         per, _, system = self._risk_values(qrels, metrics, None, by, missing, undefined,
                                            dict(ties=ties, queries=queries,
@@ -136,6 +140,8 @@ class Risk(Generic[Out]):
                      missing: str, undefined: str, kw: dict) -> tuple[Any, Any, str]:
         """(the per-query values of the run's systems and of a baseline run, long, in the
         run's library; the baseline's system name; the system column)."""
+        import pandas as pd
+
         if not isinstance(missing, str) or missing not in MISSING:
             raise InputError(f"missing= must be one of {list(MISSING)}, not {missing!r}")
         if not isinstance(undefined, str) or undefined not in ("skip", "zero"):
@@ -190,6 +196,8 @@ def _columns(frame: Any) -> list[str]:
 
 def _long(result: Any) -> pd.DataFrame:
     """``evaluate``'s answer as one pandas frame with plain columns (a Dask one computed)."""
+    from trunc_accessor.core.results import plain
+
     if hasattr(result, "dask") and hasattr(result, "compute"):
         result = result.compute()
     return plain(result, "the per-query values")[0]
@@ -197,6 +205,10 @@ def _long(result: Any) -> pd.DataFrame:
 
 def _answered(frame: Any, per: pd.DataFrame, system: str | None) -> np.ndarray:
     """Which rows of ``per`` are queries the run answered (by its system, if any)."""
+    import pandas as pd
+
+    from trunc_accessor.core.results import query_column
+
     qid = query_column(_columns(frame), "the run")
     keys = [qid] if system is None else [system, qid]
     if isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
