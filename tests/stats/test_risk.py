@@ -148,6 +148,26 @@ def test_trisk_is_scipys_t_test_on_the_weighted_differences(qrels, alpha):
     np.testing.assert_allclose(per["delta"], d, rtol=0, atol=0)
 
 
+def _printed(name: str) -> pd.DataFrame:
+    """gdeval.pl's per-topic values of one run, as it printed them (qid, ndcg@20, err@20)."""
+    return _gdeval(name)[0].drop(columns="runid").rename_axis("qid").reset_index()
+
+
+def test_urisk_and_trisk_equal_jforests_on_gdevals_printed_values():
+    """jforests' getEstimates/T_measure (Dinçer and Macdonald's implementation) on the
+    values gdeval.pl printed: URisk, the sample variance of the weighted differences and
+    TRisk = √(c / variance) · URisk."""
+    want = pd.read_csv(need(ROOT / "tests" / "data" / "jforests_trisk" / "trisk.csv"))
+    for (system, alpha), rows in want.groupby(["run", "alpha"]):
+        per = {"ql-cata": _printed("ql-cata.csv"), system: _printed(f"{system}.csv")}
+        got = ta.stats.urisk(per, "ql-cata", alpha=alpha).set_index("metric")
+        for _, row in rows.iterrows():
+            mine = got.loc[row["measure"]]
+            assert mine["urisk"] == pytest.approx(row["urisk"], rel=1e-9, abs=1e-15)
+            assert (mine["se"] ** 2 * mine["n"]) == pytest.approx(row["paired_var"], rel=1e-9)
+            assert mine["trisk"] == pytest.approx(row["trisk"], rel=1e-9)
+
+
 def test_urisk_from_per_query_frames_pandas_polars_mapping_agree():
     per = pd.DataFrame({"system": ["a"] * 4 + ["b"] * 4, "qid": ["1", "2", "3", "4"] * 2,
                         "ap": [0.5, 0.2, 0.4, 0.9, 0.3, 0.4, 0.4, 0.1]})
@@ -240,6 +260,17 @@ def test_risk_same_on_polars_lazy_and_dask_runs_and_frames_untouched(qrels):
     geo = dd.from_pandas(runs, npartitions=2).ir.georisk(qrels, "ERR@20", alpha=5)
     assert geo["georisk"].tolist() == pytest.approx(
         runs.ir.georisk(qrels, "ERR@20", alpha=5)["georisk"].tolist())
+
+
+def test_missing_skip_same_on_pandas_polars_and_dask(partial, qrels):
+    dd = pytest.importorskip("dask.dataframe")
+    kw = dict(baseline="ql-cata", alpha=5, ties="trec_eval", missing="skip")
+    want = partial.ir.urisk(qrels, "ERR@20", **kw)
+    assert want["n"].item() == 45
+    for frame in (pl.from_pandas(partial), pl.from_pandas(partial).lazy(),
+                  dd.from_pandas(partial, npartitions=3)):
+        got = frame.ir.urisk(qrels, "ERR@20", **kw)
+        assert got["n"][0] == 45 and got["urisk"][0] == pytest.approx(want["urisk"].item())
 
 
 def test_baseline_given_as_a_second_run(qrels):

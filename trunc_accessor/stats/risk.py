@@ -15,7 +15,8 @@ retrieval systems", SIGIR 2014) standardise it:
 
     TRisk = URisk / SE,   SE = s / √c,   s² = Σᵢ (δ'ᵢ − URisk)² / (c − 1)
 
-a Student t statistic with c − 1 degrees of freedom (at α = 0 the paired t-test's); its
+a Student t statistic with c − 1 degrees of freedom (at α = 0 the paired t-test's), with
+the sample variance s² as the authors' implementation in jforests computes it; its
 two-sided p-value tests URisk = 0. Per query, tᵢ = δ'ᵢ / s puts each topic's weighted
 difference on the same scale: |tᵢ| > 2 flags a significant win (tᵢ > 0) or loss (tᵢ < 0).
 
