@@ -198,10 +198,11 @@ def _options(args: list[str]) -> dict:
         raise GdevalError(f"-k takes a whole number ≥ 1, not {opts['k']!r}")
     opts["k"] = int(opts["k"])
     try:
-        if not float(opts["alpha"]) >= 0:
-            raise ValueError
+        alpha = float(opts["alpha"])
     except ValueError:
-        raise GdevalError(f"-riskAlpha takes a number ≥ 0, not {opts['alpha']!r}") from None
+        alpha = float("nan")
+    if not alpha >= 0:
+        raise GdevalError(f"-riskAlpha takes a number ≥ 0, not {opts['alpha']!r}")
     return opts
 
 
