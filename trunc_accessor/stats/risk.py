@@ -18,7 +18,8 @@ retrieval systems", SIGIR 2014) standardise it:
 a Student t statistic with c − 1 degrees of freedom (at α = 0 the paired t-test's), with
 the sample variance s² as the authors' implementation in jforests computes it; its
 two-sided p-value tests URisk = 0. Per query, tᵢ = δ'ᵢ / s puts each topic's weighted
-difference on the same scale: |tᵢ| > 2 flags a significant win (tᵢ > 0) or loss (tᵢ < 0).
+difference in units of their standard deviation: |tᵢ| > 2 (about the two-sided 5% point of
+Student's t) marks a topic whose win (tᵢ > 0) or loss (tᵢ < 0) stands out.
 
 ``georisk`` compares each system with several baselines at once (Dinçer, Macdonald & Ounis,
 "Risk-sensitive evaluation and learning to rank using multiple baselines", SIGIR 2016). The
@@ -123,6 +124,8 @@ def urisk(per_query: Frame, baseline: Any, alpha: float | Sequence[float] = 0.0,
     compared, with ``qid``, ``value``, ``baseline_value``, ``delta`` (δᵢ), ``urisk``
     (δ'ᵢ, gdeval.pl's per-topic value) and ``trisk`` (tᵢ = δ'ᵢ/s).
 
+    Examples
+    --------
     >>> import pandas as pd
     >>> import trunc_accessor as ta
     >>> per = pd.DataFrame({"system": ["a"] * 3 + ["b"] * 3, "qid": ["1", "2", "3"] * 2,
@@ -187,18 +190,17 @@ def _risk_block(data, metric: str, j: int, alpha: float, undefined: str,
 
 def _by_query_rows(data, systems, common, x, b, delta, weighted, keep, sd) -> dict:
     """One row per (system, query) compared, systems in order, queries sorted."""
-    q, s = np.nonzero(keep.T)  # system-major: each system's queries together
+    col, row = np.nonzero(keep.T)  # system-major: each system's queries together
     qids = np.array(data.qids, dtype=object)
     with np.errstate(all="ignore"):
-        t = np.where(sd[q] > 0, weighted.T[q, s] / sd[q], np.nan)
-    size = len(q)
+        t = np.where(sd[col] > 0, weighted.T[col, row] / sd[col], np.nan)
+    size = len(col)
     return {"metric": np.full(size, common["metric"], dtype=object),
-            "system": systems[q],
+            "system": systems[col],
             "baseline": np.full(size, common["baseline"], dtype=object),
             "alpha": np.full(size, common["alpha"]),
-            "qid": qids[s], "value": x.T[q, s], "baseline_value": np.broadcast_to(
-                b, x.shape).T[q, s],
-            "delta": delta.T[q, s], "urisk": weighted.T[q, s], "trisk": t}
+            "qid": qids[row], "value": x.T[col, row], "baseline_value": b[row, 0],
+            "delta": delta.T[col, row], "urisk": weighted.T[col, row], "trisk": t}
 
 
 # ---------------------------------------------------------------------------- ZRisk, GeoRisk
