@@ -295,6 +295,15 @@ def test_bad_alpha_refused_before_any_evaluation(alpha):
         ta.stats.urisk(_per_query(MATRIX), "s1", alpha=alpha)
 
 
+def test_unknown_baseline_refused_before_any_evaluation():
+    runs = pd.DataFrame({"system": ["a", "b"], "qid": "1", "docid": "d", "score": 1.0})
+    for frame in (runs, pl.from_pandas(runs), pl.from_pandas(runs).lazy()):
+        with pytest.raises(InputError, match=r"baseline 'c' is not a system.*\['a', 'b'\]"):
+            frame.ir.urisk("not qrels", "ERR@20", baseline="c")
+        with pytest.raises(InputError, match="baseline 'c' is not a system"):
+            frame.ir.georisk("not qrels", "ERR@20", baselines=["a", "c"])
+
+
 def test_bad_arguments_name_what_is_at_fault():
     per = _per_query(MATRIX)
     with pytest.raises(InputError, match=r"baseline='nope'"):

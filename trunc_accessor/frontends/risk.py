@@ -128,16 +128,18 @@ class Risk(Generic[Out]):
         from trunc_accessor.stats.risk import georisk as _georisk
 
         alphas = check_alpha(alpha)
+        listed = list(baselines) if isinstance(baselines, (list, tuple)) else []
         per, _, system = self._risk_values(qrels, metrics, None, by, missing, undefined,
                                            dict(ties=ties, queries=queries,
                                                 relevance_level=relevance_level,
-                                                judged_only=judged_only, like=like))
+                                                judged_only=judged_only, like=like), listed)
         with _quiet(missing):
             return _georisk(per, alpha=alphas, baselines=baselines, by=system,
                             undefined=undefined)
 
     def _risk_values(self, qrels: Frame, metrics: Metrics, baseline: Any, by: str | None,
-                     missing: str, undefined: str, kw: dict) -> tuple[Any, Any, str]:
+                     missing: str, undefined: str, kw: dict,
+                     named: Sequence[Any] = ()) -> tuple[Any, Any, str]:
         """(the per-query values of the run's systems and of a baseline run, long, in the
         run's library; the baseline's system name; the system column)."""
         import pandas as pd
@@ -152,6 +154,9 @@ class Risk(Generic[Out]):
         if other is None and not has_by:
             raise InputError(f"by={by!r} is not a column of the run (columns: {names}): name "
                              "the system column, or pass the baseline as a run frame")
+        if has_by:  # the systems named, checked before the evaluation
+            _check_named(self._frame, str(by), [baseline] if other is None and baseline
+                         is not None else named)
         kw = {**kw, "undefined": None if kw["like"] is not None else "nan"}
         per = _long(self.evaluate(qrels, metrics, by=by if has_by else None, **kw))
         system = str(by) if has_by else "system"
@@ -181,6 +186,25 @@ def _quiet(missing: str) -> Iterator[None]:
             warnings.filterwarnings("ignore", message=r"(urisk|georisk): some systems lack",
                                     category=DroppedQueriesWarning)
         yield
+
+
+def _check_named(frame: Any, by: str, named: Sequence[Any]) -> None:
+    """Each system ``named`` (a baseline) is in the run's ``by`` column (a Dask run's are
+    checked once its values are computed)."""
+    if not named or not (is_pandas(frame) or isinstance(frame, (pl.DataFrame, pl.LazyFrame))):
+        return
+    if isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
+        systems = frame.lazy().select(pl.col(by).unique()).collect()[by].to_list()
+    else:
+        systems = frame[by].unique().tolist()
+    for name in named:
+        try:
+            known = name in systems
+        except (TypeError, ValueError):
+            known = False
+        if not known:
+            raise InputError(f"baseline {name!r} is not a system of the run's {by!r} column "
+                             f"(systems: {sorted(map(str, systems))})")
 
 
 def _is_frame(x: Any) -> bool:
