@@ -33,11 +33,11 @@ class Risk(Generic[Out]):
     evaluate: Callable[..., Any]
 
     def urisk(self, qrels: Frame, metrics: Metrics, baseline: Any, *,
-             alpha: float | Sequence[float] = 0.0, by: str | None = "system",
-             by_query: bool = False, missing: str = "empty", undefined: str = "skip",
-             ties: str | None = None, queries: Iterable[Any] | None = None,
-             relevance_level: float = 1, judged_only: bool = False,
-             like: str | None = None) -> Frame:
+              alpha: float | Sequence[float] = 0.0, by: str | None = "system",
+              by_query: bool = False, missing: str = "empty", undefined: str = "skip",
+              ties: str | None = None, queries: Iterable[Any] | None = None,
+              relevance_level: float = 1, judged_only: bool = False,
+              like: str | None = None) -> Frame:
         """URisk and TRisk of each system against a baseline (Wang et al., SIGIR 2012;
         Dinçer, Macdonald & Ounis, SIGIR 2014): per query, the difference to the baseline,
         a loss weighted by 1 + α; URisk is their mean and TRisk = URisk / SE its t
