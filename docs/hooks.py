@@ -171,7 +171,8 @@ def index_page(registry, dialects) -> str:
 
 
 TOOLS = ("evaluate", "bounds", "sample_holes", "truncate", "truncate_at", "cutoff_curve",
-         "optimal_cutoff", "crp", "crp_archetype", "plot_crp", "rbo", "overlap", "fuse")
+         "optimal_cutoff", "crp", "crp_archetype", "plot_crp", "rbo", "overlap", "fuse",
+         "urisk", "georisk")
 
 
 def accessor_page(registry) -> str:
@@ -256,6 +257,12 @@ def cli_page() -> str:
                         .replace("``", "`")), "",
               _cell((sample_eval_cli.__doc__ or "").split("\n\n", 1)[1].replace("``", "`")),
               "", "See [Incomplete judgments](guides/incomplete-judgments.md)."]
+    from trunc_accessor.frontends.cli import gdeval as gdeval_cli
+
+    doc = (gdeval_cli.__doc__ or "").split("\n\n", 1)
+    lines += ["", "## gdeval's mode", "", f"`{gdeval_cli.USAGE.split(None, 1)[1]}`", "",
+              _cell(doc[0].replace("``", "`")), "", _cell(doc[1].replace("``", "`")), "",
+              "See [Risk-sensitive evaluation](guides/risk.md)."]
     return "\n".join(lines) + "\n"
 
 

@@ -59,6 +59,8 @@ _LAZY = {
     "report": ("trunc_accessor.stats.report", "report"),
     "reproducibility": ("trunc_accessor.stats.reproduce", "reproducibility"),
     "replicability": ("trunc_accessor.stats.reproduce", "replicability"),
+    "urisk": ("trunc_accessor.stats.risk", "urisk"),  # URisk, TRisk against a baseline
+    "georisk": ("trunc_accessor.stats.risk", "georisk"),  # ZRisk, GeoRisk: several
     "evaluate_parquet": ("trunc_accessor.frontends.parquet", "evaluate_parquet"),
     "fusion": ("trunc_accessor.fusion", None),  # fusion of runs (ranx's methods)
     "fuse": ("trunc_accessor.fusion", "fuse"),
@@ -91,6 +93,7 @@ __all__ = [
     "fit_fusion",
     "fuse",
     "fusion",
+    "georisk",
     "ir",
     "judges",
     "load_example",
@@ -106,6 +109,7 @@ __all__ = [
     "report",
     "reproducibility",
     "stats",
+    "urisk",
     "write_run",
 ]
 

@@ -1,7 +1,7 @@
 """The commands: ``trunc-accessor`` (also ``python -m trunc_accessor``), trec_eval's
-interface, ``trunc-accessor-ndeval``, ndeval's, and ``trunc-accessor-sample-eval``, NIST's
-sample_eval.pl's; all print the package's version with
-``--version``."""
+interface, ``trunc-accessor-ndeval``, ndeval's, ``trunc-accessor-sample-eval``, NIST's
+sample_eval.pl's, and ``trunc-accessor-gdeval``, the TREC Web track's gdeval.pl's; all print
+the package's version with ``--version``."""
 from __future__ import annotations
 
 import sys
@@ -28,6 +28,14 @@ def main_sample_eval(argv: list[str] | None = None) -> int:
     from trunc_accessor.frontends.cli import sample_eval
 
     return sample_eval.main(argv, version=__version__)
+
+
+def main_gdeval(argv: list[str] | None = None) -> int:
+    """``trunc-accessor-gdeval [-c] [-k K] [-baseline RUN [-riskAlpha A]] QRELS RUN``:
+    gdeval.pl 1.3's command line; the exit status (0, or 2 on bad input)."""
+    from trunc_accessor.frontends.cli import gdeval
+
+    return gdeval.main(argv, version=__version__)
 
 
 if __name__ == "__main__":

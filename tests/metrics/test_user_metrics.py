@@ -195,7 +195,7 @@ def test_a_metric_labelled_like_the_qid_column_is_refused_at_the_call():
 
 ACCESSOR_METHODS = ["evaluate", "truncate", "truncate_at", "cutoff_curve", "optimal_cutoff",
                     "crp", "crp_archetype", "plot_crp", "rbo", "overlap", "fuse", "bounds",
-                    "sample_holes"]
+                    "sample_holes", "urisk", "georisk"]
 
 
 @pytest.mark.parametrize("name", ACCESSOR_METHODS + ["_frame", "_evaluate", "__init__"])

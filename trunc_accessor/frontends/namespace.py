@@ -31,6 +31,7 @@ from trunc_accessor.engine.options import Options
 from trunc_accessor.errors import InputError, InputTypeError
 from trunc_accessor.frontends.incomplete import Incomplete
 from trunc_accessor.frontends.methods import Resolving, metric_method, reserve, user_metric
+from trunc_accessor.frontends.risk import Risk
 from trunc_accessor.metrics.names import parse_many
 from trunc_accessor.metrics.parse import parse
 from trunc_accessor.metrics.registry import REGISTRY, Measure, Named
@@ -64,7 +65,7 @@ class Frontend(Protocol):
         """Twist's CRP curves (``kind="curve"``) or their archetypes (``"archetype"``)."""
 
 
-class Namespace(Incomplete[Out], Generic[Values, Out], metaclass=Resolving):
+class Namespace(Incomplete[Out], Risk[Out], Generic[Values, Out], metaclass=Resolving):
     """The ``.ir`` methods shared by every frontend (see the module doc)."""
 
     _frame: Any
@@ -90,8 +91,7 @@ class Namespace(Incomplete[Out], Generic[Values, Out], metaclass=Resolving):
             a metric declared again, or unregistered, is seen at once)."""
             metric = user_metric(name) if not name.startswith("_") else None
             if metric is None:
-                raise AttributeError(f"{type(self).__name__!r} object has no attribute "
-                                     f"{name!r}")
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
             return types.MethodType(metric_method(metric), self)
 
     def evaluate(self, qrels: Frame, metrics: Metrics, *, ties: str | None = None,
