@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 import sys
 
+from trunc_accessor.metrics.gdeval_sums import gdeval_sums
+
 MAX_JUDGMENT = 4  # the script's largest grade
 USAGE = ("Usage:  trunc-accessor-gdeval [-c] [-k K] [-baseline BASELINE_RUN] "
          "[-riskAlpha A] <qrels> <run>")
@@ -114,23 +116,6 @@ def _top(frame, k: int, order: list[str], descending: list[bool]):
     return topics, grades
 
 
-def _dcg_err(grades):
-    """DCG and ERR of each row, summed rank by rank in the script's order of operations
-    (vectorised over the topics, so every row's sum rounds as the script's does)."""
-    import math
-
-    import numpy as np
-
-    dcg, err, decay = (np.zeros(len(grades)), np.zeros(len(grades)), np.ones(len(grades)))
-    for i in range(grades.shape[1]):
-        gain = 2.0 ** grades[:, i] - 1
-        dcg += gain / (math.log(i + 2) / math.log(2.0))
-        r = gain / 2.0**MAX_JUDGMENT
-        err += r * decay / (i + 1)
-        decay *= 1 - r
-    return dcg, err
-
-
 def _values(run, qrels, k: int) -> dict[str, tuple[float, float]]:
     """nDCG@k and ERR@k of every topic the run answered that has a relevant document."""
     import polars as pl
@@ -140,8 +125,8 @@ def _values(run, qrels, k: int) -> dict[str, tuple[float, float]]:
                   pl.col("rel").fill_null(0.0)))
     topics, grades = _top(graded, k, ["score", "docid"], [True, True])
     ideal_topics, ideal = _top(qrels, k, ["rel"], [True])
-    dcg, err = _dcg_err(grades)
-    best = dict(zip(ideal_topics, _dcg_err(ideal)[0]))
+    dcg, err = gdeval_sums(grades, MAX_JUDGMENT)
+    best = dict(zip(ideal_topics, gdeval_sums(ideal, MAX_JUDGMENT)[0]))
     return {t: (d / best[t], e) for t, d, e in zip(topics, dcg, err)}
 
 
