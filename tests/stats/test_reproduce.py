@@ -329,6 +329,18 @@ def test_a_bad_mapping_of_runs_is_named_as_reproducibility_s(cranfield):
         ta.reproducibility({}, cranfield[1], ["AP"], baseline=("a", "b"))
 
 
+def test_a_run_row_without_a_system_name_is_refused(cranfield):
+    """A row whose system is missing belongs to no run: refused, as experiment refuses it."""
+    runs, qrels = cranfield
+    nameless = runs.astype({"system": object})
+    nameless.loc[nameless.index[0], "system"] = None
+    for function in (ta.reproducibility, ta.replicability):
+        args = (nameless, qrels) if function is ta.reproducibility else (nameless, qrels, qrels)
+        with pytest.raises(InputError, match=f"^{function.__name__}: the system column "
+                           "'system' has a missing value"):
+            function(*args, ["AP"], baseline=("bm25", "tfidf"))
+
+
 @pytest.mark.parametrize("kw, match", [
     ({"baseline": ("bm25", "nope")}, "reproduced baseline system 'nope'"),
     ({"baseline": ("bm25", "tfidf"), "advanced": ("nope", "tfidf")},

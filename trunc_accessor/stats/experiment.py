@@ -236,17 +236,18 @@ def _stack(frames: list):
     return pd.concat(frames, ignore_index=True)
 
 
-def _check_system_column(frame, by: str) -> None:
-    """The runs are one frame whose ``by`` column names a system on every row."""
+def _check_system_column(frame, by: str, function: str = "experiment") -> None:
+    """The runs are one frame whose ``by`` column names a system on every row (``function``:
+    the function called, named in the refusal)."""
     if not isinstance(frame, (pl.DataFrame, pd.DataFrame)):
-        raise InputError(f"experiment: runs must be a run frame with a {by!r} column or a "
+        raise InputError(f"{function}: runs must be a run frame with a {by!r} column or a "
                          f"mapping {{system: run}}, not {type(frame).__name__}")
     if by not in frame.columns:
-        raise InputError(f"experiment: the runs have no {by!r} column (by={by!r}); found "
+        raise InputError(f"{function}: the runs have no {by!r} column (by={by!r}); found "
                          f"{list(frame.columns)}")
     nameless = frame[by].is_null() if isinstance(frame, pl.DataFrame) else frame[by].isna()
     if nameless.any():
-        raise InputError(f"experiment: the system column {by!r} has a missing value (a run "
+        raise InputError(f"{function}: the system column {by!r} has a missing value (a run "
                          f"with no system name)")
 
 

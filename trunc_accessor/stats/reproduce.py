@@ -39,7 +39,7 @@ from trunc_accessor.core.numbers import whole_number
 from trunc_accessor.errors import InputError
 from trunc_accessor.metrics.params import check_p
 from trunc_accessor.stats._common import _Data, _normalise, _scipy_stats
-from trunc_accessor.stats.experiment import _runs_frame
+from trunc_accessor.stats.experiment import _check_system_column, _runs_frame
 from trunc_accessor.stats.reproduce_order import order_agreement
 from trunc_accessor.warn import DroppedQueriesWarning, TruncAccessorWarning, warn
 
@@ -74,12 +74,7 @@ def _systems_frame(runs, by: str, pairs: dict, function: str, new: str):
     if not isinstance(by, str):
         raise InputError(f"{function}: by= must be the name of the system column, not {by!r}")
     frame, polars_in = _runs_frame(runs, by, function)
-    if not isinstance(frame, (pl.DataFrame, pd.DataFrame)):
-        raise InputError(f"{function}: runs must be a run frame with a {by!r} column or a "
-                         f"mapping {{system: run}}, not {type(frame).__name__}")
-    if by not in frame.columns:
-        raise InputError(f"{function}: the runs have no {by!r} column (by={by!r}); found "
-                         f"{list(frame.columns)}")
+    _check_system_column(frame, by, function)
     present = list(frame[by].unique()) if isinstance(frame, pl.DataFrame) \
         else list(pd.unique(frame[by]))
     wanted = [s for pair in pairs.values() for s in pair]
