@@ -66,6 +66,7 @@ _LAZY = {
     # expected exposure of sampled rankings (Diaz et al. 2020), per query and per document
     "expected_exposure": ("trunc_accessor.metrics.exposure_frames", "expected_exposure"),
     "exposure_vectors": ("trunc_accessor.metrics.exposure_frames", "exposure_vectors"),
+    "awrf": ("trunc_accessor.metrics.exposure_frames", "awrf"),
 }
 
 __all__ = [
@@ -84,6 +85,7 @@ __all__ = [
     "UndefinedTieOrderWarning",
     "aggregate",
     "agreement",
+    "awrf",
     "compare",
     "define",
     "evaluate_parquet",

@@ -27,20 +27,24 @@ from trunc_accessor.core.columns import (
 )
 from trunc_accessor.core.frames import normalise, to_polars
 from trunc_accessor.errors import InputError, ParameterError
-from trunc_accessor.metrics import _exposure
+from trunc_accessor.metrics import _exposure, fair_trec
 from trunc_accessor.metrics.exposure import PARAMS, candidates, lookup, model_of
+from trunc_accessor.metrics.fair_trec import FULL_LEN_AWRF, FULL_LEN_EEL
 from trunc_accessor.metrics.params import checked
 from trunc_accessor.warn import DroppedQueriesWarning, warn
 
 MEASURES = ("ee_d", "ee_r", "ee_l")
 GROUP_NAMES = ("group", "group_id", "attribute")
+WEIGHT_NAMES = ("weight", "alignment")
 
 
 def expected_exposure(run: Frame, qrels: Frame, *, groups: Frame | None = None,
                       sample: str | None = "sample", by: str | Sequence[str] | None = None,
                       model: str = "gerr", p: float = 0.5, u: float = 0.5,
-                      complete: bool = False, normalize: bool = True, binarize: bool = False,
-                      relevance_level: float = 1, ties: str = "average") -> Result:
+                      complete: bool = False, normalize: bool | None = None,
+                      binarize: bool = False, relevance_level: float = 1,
+                      ties: str = "average", semantics: str = "expeval",
+                      target: Frame | None = None, target_len: int = FULL_LEN_EEL) -> Result:
     """EE-D, EE-R and EE-L of each query (and system) of a run of sampled rankings.
 
     Parameters
@@ -61,7 +65,21 @@ def expected_exposure(run: Frame, qrels: Frame, *, groups: Frame | None = None,
         The run's columns naming the systems.
     model, p, u, complete, normalize, binarize
         The user model ("gerr" or "rbp"), its patience and GERR's utility, and expeval's
-        options -C (complete judgments), -U (normalize=False) and -B (binarize).
+        options -C (complete judgments), -U (normalize=False; default True) and -B
+        (binarize).
+    semantics : {"expeval", "trec-fair-2022"}
+        "trec-fair-2022": the TREC 2022 Fair Ranking track's expected exposure of groups
+        (``trunc_accessor.metrics.fair_trec``): relevant documents only, the float32
+        discount 1/log2(max(k, 2)), each document's exposure shared among its groups by
+        their ``weight`` column (its alignment; default 1), the target the query's
+        distribution ``target`` scaled to a full ranking of ``target_len`` positions;
+        ``groups`` and ``target`` are then required, the user model's options do not
+        apply, and ``normalize`` defaults to False (the track's code does not normalise).
+    target : DataFrame, optional
+        With "trec-fair-2022": qid, group and target columns, each query's target
+        distribution over the groups.
+    target_len : int, default 20
+        With "trec-fair-2022": the full ranking's length (the track's Task 2 used 20).
     relevance_level : float, default 1
         Grades at least this are relevant (expeval: grade > 0).
     ties : {"average", "first"}
@@ -77,10 +95,55 @@ def expected_exposure(run: Frame, qrels: Frame, *, groups: Frame | None = None,
     """
     ctx = _Context(run, qrels, groups, sample, by, model, p, u, complete, binarize,
                    relevance_level, ties)
+    if semantics == "trec-fair-2022":
+        tgt = fair_trec.checked_target(ctx, target, target_len, (model, p, u, complete, binarize))
+        return ctx.output(ctx.keys, fair_trec.eel(
+            ctx, tgt, target_len, checked("normalize", PARAMS[4].check, bool(normalize))))
+    if semantics != "expeval":
+        raise ParameterError(f"semantics= must be 'expeval' or 'trec-fair-2022', not "
+                             f"{semantics!r}")
+    if target is not None:
+        raise ParameterError("target= is the TREC Fair 2022 target distribution: it needs "
+                             "semantics='trec-fair-2022'")
+    ctx.require_plain_weights()
     m = ctx.measures()
-    values = {name: m.get(name, checked("normalize", PARAMS[4].check, normalize))
-              for name in MEASURES}
+    norm = checked("normalize", PARAMS[4].check, True if normalize is None else normalize)
+    values = {name: m.get(name, norm) for name in MEASURES}
     return ctx.output(ctx.keys, values)
+
+
+def awrf(run: Frame, qrels: Frame, *, groups: Frame, target: Frame,
+         by: str | Sequence[str] | None = None, target_len: int = FULL_LEN_AWRF,
+         relevance_level: float = 1, sample: str | None = "sample") -> Result:
+    """Attention-weighted rank fairness, the TREC 2022 Fair Ranking track's Task 1 measure
+    (``trunc_accessor.metrics.fair_trec``): per (by…, qid), ``ndcg`` (binary gains, the
+    float32 discount 1/log2(max(k, 2)), ideal ranking of min(target_len, R) relevant
+    documents), ``awrf`` = 1 − JS(attention-weighted mean alignment of the ranking's
+    documents that have a group, target distribution) (Jensen–Shannon divergence, natural
+    logarithm) and ``score`` = nDCG × AWRF, the track's score.
+
+    Parameters
+    ----------
+    run, qrels : pandas or Polars DataFrame
+        One ranking per query (at most ``target_len`` documents) and its judgments.
+    groups : DataFrame
+        docid, group and optionally weight (the document's alignment with the group,
+        default 1) and qid columns.
+    target : DataFrame
+        qid, group and target columns: each query's target distribution over the groups.
+    by : str or list of str, optional
+        The run's columns naming the systems.
+    target_len : int, default 500
+        The longest ranking allowed (the track's Task 1 used 500).
+    relevance_level : float, default 1
+        Grades at least this are relevant.
+    sample : str or None, default "sample"
+        The run's column of sampled rankings, if any: AWRF refuses several per query.
+    """
+    ctx = _Context(run, qrels, groups, sample, by, "gerr", 0.5, 0.5, False, False,
+                   relevance_level, "first")
+    tgt = fair_trec.checked_target(ctx, target, target_len)
+    return ctx.output(ctx.keys, fair_trec.awrf(ctx, tgt, target_len))
 
 
 def exposure_vectors(run: Frame, qrels: Frame, *, groups: Frame | None = None,
@@ -238,17 +301,41 @@ class _Context:
             raise InputError(f"groups must have a docid column (one of {list(DOCID_NAMES)}) "
                              f"and a group column (one of {list(GROUP_NAMES)}); found {names}")
         qid = next((c for c in QID_NAMES if c in names), None)
-        g = to_polars(groups, [c for c in (qid, doc, grp) if c], "groups",
+        wt = next((c for c in WEIGHT_NAMES if c in names), None)
+        g = to_polars(groups, [c for c in (qid, doc, grp, wt) if c], "groups",
                       keys=[c for c in (qid, doc) if c])
         g = g.collect() if isinstance(g, pl.LazyFrame) else g
         if g[grp].null_count():
             raise InputError(f"groups column {grp!r} has a missing value: a document "
                              "without a group is left out of the groups frame")
-        g = g.rename({doc: "docid", grp: "group", **({qid: "qid"} if qid else {})})
+        g = g.rename({doc: "docid", grp: "group", **({qid: "qid"} if qid else {}),
+                      **({wt: "weight"} if wt else {})})
+        if wt:
+            w = g["weight"].cast(pl.Float64, strict=False)
+            if w.null_count() or not (w.is_finite() & (w >= 0)).all():
+                raise InputError(f"groups column {wt!r} must hold finite weights ≥ 0")
+            g = g.with_columns(w)
+        else:
+            g = g.with_columns(pl.lit(1.0).alias("weight"))
         g = g.with_columns(pl.col("docid").cast(self.docid_dtype, strict=False))
         if qid:
             g = g.with_columns(pl.col("qid").cast(self.qrels.schema["qid"], strict=False))
-        return g.unique(maintain_order=True)
+        return g.unique(subset=[c for c in ("qid", "docid", "group") if c in g.columns],
+                        maintain_order=True)
+
+    def require_plain_weights(self) -> None:
+        if self.groups is not None and (self.groups["weight"] != 1.0).any():
+            raise InputError("groups' weights (alignments) are the TREC Fair 2022 measures': "
+                             "expeval counts a document's whole exposure in each of its "
+                             "groups (semantics='trec-fair-2022' reads weights)")
+
+    def relevant_count(self) -> np.ndarray:
+        """The number of relevant judged documents of each scored query."""
+        q = self.qrels.join(self.scored, on="qid")
+        with np.errstate(invalid="ignore"):
+            rel = q["rel"].cast(pl.Float64).to_numpy() >= self.level
+        return np.bincount(q["_q"].to_numpy().astype(np.int64), weights=rel,
+                           minlength=self.n_q)
 
     # ------------------------------------------------------------------ measures
     def items(self) -> dict:
