@@ -154,7 +154,8 @@ def exposure_vectors(run: Frame, qrels: Frame, *, groups: Frame | None = None,
     """The expected exposure of each document (or group) of each query and its target
     exposure, for plotting: one row per (by…, qid, docid) with ``expected`` and ``target``
     (every document the run exposes and every candidate document; with ``groups``, one row
-    per (by…, qid, group)). Arguments as ``expected_exposure``."""
+    per (by…, qid, group)), in the order of the queries and then of the documents (groups).
+    Arguments as ``expected_exposure``."""
     ctx = _Context(run, qrels, groups, sample, by, model, p, u, complete, binarize,
                    relevance_level, ties)
     items = ctx.items()
@@ -356,7 +357,7 @@ class _Context:
         else:
             item = self.cols.run_docid
             both = both.rename({"docid": item})
-        both = both.sort("_seg", maintain_order=True)
+        both = both.sort("_seg", item, nulls_last=True)  # a fixed order: query, then item
         return {"seg": both["_seg"].to_numpy(), "item": both[item],
                 "expected": both["_e"].to_numpy(), "target": both["_t"].to_numpy()}
 
