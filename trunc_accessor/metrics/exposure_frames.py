@@ -246,7 +246,7 @@ class _Context:
         self.scored = scored
 
     def _targets(self):
-        q = self.qrels.join(self.scored, on="qid")
+        q = self.qrels.join(self.scored, on="qid", maintain_order="left")
         grade = q["rel"].cast(pl.Float64).to_numpy()
         kept, key, rel = candidates(grade, self.level, self.model.complete, self.binarize)
         jq = q["_q"].to_numpy().astype(np.int64)[kept]
@@ -272,8 +272,7 @@ class _Context:
                                   maintain_order="left")["_n"].to_numpy()
         t = lookup(jq, jkey, tg.t, np.where(kept, self.seg_q[seg], -1), key)
         docs = pl.DataFrame({"_seg": seg, "docid": r["docid"], "_e": e / n, "_t": t})
-        return docs.group_by("_seg", "docid", maintain_order=True).agg(
-            pl.col("_e").sum(), pl.col("_t").first())
+        return fair_trec.group_sums(docs, ["_seg", "docid"], ["_e"], first=("_t",))
 
     def _tie_mean(self, r, ranking, rel, e):
         if self.ties != "average" or self.has_rank or not len(e):
@@ -332,7 +331,7 @@ class _Context:
 
     def relevant_count(self) -> np.ndarray:
         """The number of relevant judged documents of each scored query."""
-        q = self.qrels.join(self.scored, on="qid")
+        q = self.qrels.join(self.scored, on="qid", maintain_order="left")
         with np.errstate(invalid="ignore"):
             rel = q["rel"].cast(pl.Float64).to_numpy() >= self.level
         return np.bincount(q["_q"].to_numpy().astype(np.int64), weights=rel,
@@ -366,9 +365,9 @@ class _Context:
         cand = cand.with_columns((pl.col("_seg") % max(self.n_q, 1)).alias("_qi"))
         cand = cand.join(q, on="_qi", how="left")
         on = ["qid", "docid"] if "qid" in self.groups.columns else ["docid"]
-        pairs = cand.join(self.groups, on=on, how="left")
-        return pairs.group_by("_seg", "group", maintain_order=True).agg(
-            pl.col("_e").sum(), pl.col("_t").sum())
+        pairs = cand.sort("_seg", "docid").join(self.groups, on=on, how="left",
+                                                maintain_order="left")
+        return fair_trec.group_sums(pairs, ["_seg", "group"], ["_e", "_t"])
 
     def measures(self) -> _exposure.Measures:
         it = self.items()

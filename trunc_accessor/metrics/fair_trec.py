@@ -88,6 +88,20 @@ def checked_target(ctx, target, target_len, options=DEFAULTS) -> pl.DataFrame:
                           v.alias("_tgt"))
 
 
+def group_sums(frame: pl.DataFrame, keys: list[str], values: list[str],
+               first: tuple[str, ...] = ()) -> pl.DataFrame:
+    """The sums of ``values`` per distinct ``keys`` (and the ``first`` columns of each),
+    added in the frame's row order by NumPy: a grouped sum in Polars may add in any order,
+    so its last bits could change from one call to the next."""
+    f = frame.sort(keys, maintain_order=True, nulls_last=True)
+    rid = f.select(pl.struct(keys).rle_id()).to_series().to_numpy().astype(np.int64)
+    starts = np.flatnonzero(np.r_[True, np.diff(rid) != 0]) if len(rid) else rid
+    out = f[starts].select(*keys, *first)
+    return out.with_columns(pl.Series(v, np.bincount(rid, weights=f[v].to_numpy(),
+                                                     minlength=len(starts)))
+                            for v in values)
+
+
 def _positions(r: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """Each row's ranking (a sample of a segment) and its 1-based position in it."""
     seg = r["_seg"].to_numpy().astype(np.int64)
@@ -111,7 +125,7 @@ def _targets(target: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFrame:
 def _aligned(rows: pl.DataFrame, groups: pl.DataFrame) -> pl.DataFrame:
     """The rows joined with their documents' alignments (a row per (row, group))."""
     on = ["qid", "docid"] if "qid" in groups.columns else ["docid"]
-    return rows.join(groups, on=on, how="inner")
+    return rows.join(groups, on=on, how="inner", maintain_order="left")
 
 
 def eel(ctx, target: pl.DataFrame, target_len: int, normalize: bool) -> dict:
@@ -127,14 +141,14 @@ def eel(ctx, target: pl.DataFrame, target_len: int, normalize: bool) -> dict:
         .filter(pl.col("_rel"))
     aligned = _aligned(rows, ctx.groups)
     unaligned = rows.join(aligned.select("_seg", "docid").unique(), on=["_seg", "docid"],
-                          how="anti")
+                          how="anti", maintain_order="left")
     if unaligned.height:
         row = unaligned.row(0, named=True)
         raise InputError(f"document {row['docid']!r} (relevant, retrieved for qid "
                          f"{row['qid']!r}) has no group in groups: the track's expected "
                          "exposure needs every relevant retrieved document's alignment")
-    got = aligned.group_by("_seg", "group").agg((pl.col("_w") * pl.col("weight")).sum()
-                                                .alias("_e"))
+    got = group_sums(aligned.with_columns(_e=pl.col("_w") * pl.col("weight")),
+                     ["_seg", "group"], ["_e"])
     got = got.join(samples, on="_seg").with_columns(pl.col("_e") / pl.col("_n"))
     avail = full_exposure(target_len)
     tgt = _targets(target, ctx.scored)
@@ -143,7 +157,8 @@ def eel(ctx, target: pl.DataFrame, target_len: int, normalize: bool) -> dict:
         .with_columns((pl.col("_tgt") * float(avail)).alias("_t"))
     both = want.join(got.select("_seg", "group", "_e"), on=["_seg", "group"], how="full",
                      coalesce=True).with_columns(pl.col("_e").fill_null(0.0),
-                                                 pl.col("_t").fill_null(0.0))
+                                                 pl.col("_t").fill_null(0.0)) \
+        .sort("_seg", "group", nulls_last=True)
     return _eel_values(both, ctx.n_seg, avail, normalize)
 
 
@@ -193,13 +208,14 @@ def awrf(ctx, target: pl.DataFrame, target_len: int) -> dict:
     known = aligned.select("_seg", "docid", "_w").unique(maintain_order=True)
     wsum = float32_sums(known["_w"].to_numpy(), known["_seg"].to_numpy().astype(np.int64),
                         ctx.n_seg).astype(np.float64)
-    got = aligned.group_by("_seg", "group").agg(
-        (pl.col("_w").cast(pl.Float64) * pl.col("weight")).sum().alias("_a"))
+    got = group_sums(aligned.with_columns(_a=pl.col("_w").cast(pl.Float64) * pl.col("weight")),
+                     ["_seg", "group"], ["_a"])
     tgt = _targets(target, ctx.scored)
     segs = pl.DataFrame({"_seg": np.arange(ctx.n_seg), "_q": ctx.seg_q.astype(np.uint32)})
     want = segs.join(tgt.with_columns(pl.col("_q").cast(pl.UInt32)), on="_q")
     both = want.join(got, on=["_seg", "group"], how="full", coalesce=True).with_columns(
-        pl.col("_a").fill_null(0.0), pl.col("_tgt").fill_null(0.0))
+        pl.col("_a").fill_null(0.0), pl.col("_tgt").fill_null(0.0)) \
+        .sort("_seg", "group", nulls_last=True)
     owner = both["_seg"].to_numpy().astype(np.int64)
     with np.errstate(invalid="ignore", divide="ignore"):
         a = both["_a"].to_numpy() / wsum[owner]
