@@ -88,6 +88,53 @@ def test_registry_measures_are_expevals_on_one_ranking_per_query(opts):
         assert f"{value:f}" == row["value"], row
 
 
+@pytest.mark.parametrize("opts", [o for i, o in CASES if i == "graded" and "-G" not in o])
+def test_registry_measures_read_the_sample_column_as_expeval_does(opts):
+    """A run with a ``sample`` column through evaluate: each (query, sample) one ranking."""
+    q, r, _ = _load("graded")
+    kw = _options(opts)
+    spec = ",".join(f"{k}={v}" for k, v in kw.items())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DroppedQueriesWarning)  # q9 has no judgments
+        got = r.ir.evaluate(q, [f"{m}({spec})" for m in NAMES.values()], undefined="nan")
+    want = EXPEVAL.filter((pl.col("input") == "graded") & (pl.col("options") == opts))
+    for row in want.iter_rows(named=True):
+        if _unanswered_loss_differs("graded", row):
+            continue
+        label = [c for c in got.columns if c.startswith(NAMES[row["measure"]])][0]
+        value = got.filter(pl.col("qid") == row["qid"])[label].item()
+        assert f"{value:f}" == row["value"], row
+
+
+@pytest.mark.parametrize("library", ["pandas", "polars", "lazy", "dask"])
+def test_every_frontend_reads_the_sample_column(library):
+    q, r, _ = _load("graded")
+    frame = {"pandas": r.to_pandas, "polars": lambda: r, "lazy": r.lazy}.get(
+        library, lambda: __import__("dask.dataframe").dataframe.from_pandas(
+            r.to_pandas(), npartitions=3))()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DroppedQueriesWarning)
+        got = frame.ir.ee_l(q.to_pandas() if library in ("pandas", "dask") else q,
+                            model="rbp", p=0.9, undefined="nan")
+        want = expected_exposure(r, q, model="rbp", p=0.9)
+    if library == "lazy":
+        got = got.collect()
+    if library == "dask":
+        got = got.compute()
+    values = (got.to_numpy() if library in ("pandas", "dask") else got[:, -1].to_numpy())
+    np.testing.assert_allclose(values, want["ee_l"].to_numpy(), rtol=1e-12)
+
+
+def test_other_metrics_refuse_a_sampled_run():
+    q, r, _ = _load("graded")
+    with pytest.raises(ParameterError, match="ap scores one ranking per query.*'sample'"):
+        r.ir.evaluate(q, ["ee_l", "ap"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DroppedQueriesWarning)
+        per_sample = r.ir.ap(q, by="sample")  # each sample a system of its own
+    assert per_sample.height == 3 * 4
+
+
 def test_the_accessor_method_and_expected_exposure_agree():
     q, r, _ = _load("binary")
     pdq, pdr = q.to_pandas(), r.drop("sample").to_pandas()
@@ -173,8 +220,8 @@ def test_bad_input_is_refused_naming_it():
         ok.ir.ee_l(qrels, p=1.0)
     with pytest.raises(ParameterError, match="u is GERR's utility"):
         ok.drop("sample").head(1).ir.ee_l(qrels, model="rbp", u=0.2)
-    with pytest.raises(InputError, match="appears twice"):  # samples: expected_exposure
-        ok.ir.ee_l(qrels)
+    with pytest.raises(InputError, match="appears twice in the ranking of qid=1, sample=0"):
+        run.ir.ee_l(qrels)
     with pytest.raises(InputError, match="group column"):
         expected_exposure(ok, qrels, groups=pl.DataFrame({"docid": ["a"], "team": [1]}))
     with pytest.raises(InputError, match="missing value"):

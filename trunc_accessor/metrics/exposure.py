@@ -4,11 +4,14 @@ incomplete judgments, normalised by expeval's bounds or not, as the authors' ref
 implementation (diazf/expeval) computes them.
 
 Through the registry (``run.ir.ee_l(qrels)``, ``evaluate(qrels, ["ee_l(model=rbp)"])``)
-each ranking is one deterministic ranking of its query (expeval with one sample per query);
-under ``ties="average"`` a tie group is a uniformly random order of its documents, so each
-document's exposure is its expected exposure over the orders (the mean over the group's
-positions). Several sampled rankings per query, and exposure of groups of documents, are
-``trunc_accessor.metrics.exposure_frames.expected_exposure`` (``ta.expected_exposure``).
+a run with a ``sample`` column is a stochastic policy: each (query, sample) one sampled
+ranking (the preparation's per-row ``sample`` and ``doc`` codes), a document's exposure the
+mean over the query's samples; without one, each ranking is a deterministic policy
+(expeval with one sample per query). Under ``ties="average"`` a tie group is a uniformly
+random order of its documents, so each document's exposure is its expected exposure over
+the orders (the mean over the group's positions). Groups of documents, the exposure
+vectors and the TREC Fair 2022 semantics are
+``trunc_accessor.metrics.exposure_frames`` (``ta.expected_exposure``).
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ import numpy as np
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.errors import ParameterError
 from trunc_accessor.metrics import _exposure
-from trunc_accessor.metrics._order import mixed_groups, require_order_free
+from trunc_accessor.metrics._order import require_order_free
 from trunc_accessor.metrics.params import Param, check_bool, check_p, check_unit
 from trunc_accessor.metrics.registry import register
 
@@ -90,21 +93,63 @@ def lookup(tq: np.ndarray, tkey: np.ndarray, tval: np.ndarray, q: np.ndarray,
     return out
 
 
+def _rankings(prep: Prepared) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rows in the order of their rankings (each sample of a segment in ranking order;
+    a run without samples: as prepared), each row's ranking, its 0-based position there and
+    its document's code."""
+    n = len(prep.seg)
+    if "sample" not in prep.extra:
+        order = np.arange(n)
+        return order, prep.seg, prep.pos - 1, order
+    sample, doc = prep.extra["sample"][0], prep.extra["doc"][0]
+    order = np.lexsort((np.arange(n), sample, prep.seg))
+    seg, smp = prep.seg[order], sample[order]
+    new = np.r_[True, (seg[1:] != seg[:-1]) | (smp[1:] != smp[:-1])] if n else \
+        np.zeros(0, dtype=bool)
+    ranking = np.cumsum(new) - 1
+    pos0 = np.arange(n) - np.flatnonzero(new)[ranking]
+    return order, ranking, pos0, doc[order].astype(np.int64)
+
+
+def _tie_groups(prep: Prepared, order: np.ndarray, ranking: np.ndarray) -> np.ndarray | None:
+    """Each ordered row's tie group within its ranking (None: every row its own)."""
+    if prep.singleton_groups:
+        return None
+    gid = prep.gid[order]
+    new = np.r_[True, (ranking[1:] != ranking[:-1]) | (gid[1:] != gid[:-1])]
+    return np.cumsum(new) - 1
+
+
 def _measures(prep: Prepared, level: float, model: str, p: float, u: float, complete: bool,
               binarize: bool, name: str) -> _exposure.Measures:
     m = model_of(model, p, u, complete)
     kept, key, rel = candidates(prep.q_grades, level, complete, binarize)
     jq = prep.q_seg[kept]
     tg = _exposure.targets(jq, key[kept], rel[kept], len(prep.q_offsets) - 1, m)
-    r_kept, r_key, r_rel = candidates(prep.grade, level, complete, binarize)
-    if model == "gerr":
-        require_order_free(prep, mixed_groups(prep, r_rel.astype(np.float64)), name,
-                           "GERR's exposure depends on the relevant documents above")
-    e = _exposure.position_exposure(prep.seg, prep.pos - 1, r_rel.astype(np.float64), m)
-    e = prep.group_mean(e)
-    q_row = prep.seg_q[prep.seg]
-    t = lookup(jq, key[kept], tg.t, np.where(r_kept, q_row, -1), r_key)
-    return _exposure.documents(tg, prep.seg_q, prep.seg, t, e, prep.length > 0, m)
+    order, ranking, pos0, doc = _rankings(prep)
+    r_kept, r_key, r_rel = (a[order] for a in candidates(prep.grade, level, complete, binarize))
+    seg = prep.seg[order]
+    e = _exposure.position_exposure(ranking, pos0, r_rel.astype(np.float64), m)
+    groups = _tie_groups(prep, order, ranking)
+    if groups is not None:
+        if model == "gerr":
+            lo = np.minimum.reduceat(r_rel, np.r_[0, np.flatnonzero(np.diff(groups)) + 1])
+            hi = np.maximum.reduceat(r_rel, np.r_[0, np.flatnonzero(np.diff(groups)) + 1])
+            mixed = np.zeros(prep.n_groups, dtype=bool)
+            first = np.r_[0, np.flatnonzero(np.diff(groups)) + 1]
+            mixed[prep.gid[order][first][lo != hi]] = True
+            require_order_free(prep, mixed, name,
+                               "GERR's exposure depends on the relevant documents above")
+        e = (np.bincount(groups, weights=e) / np.bincount(groups))[groups]
+    if len(seg):
+        first = np.r_[True, ranking[1:] != ranking[:-1]]
+        e = e / np.bincount(seg[first], minlength=prep.n_segments)[seg]
+    t = lookup(jq, key[kept], tg.t, np.where(r_kept, prep.seg_q[seg], -1), r_key)
+    pair = seg * (int(doc.max()) + 1 if len(doc) else 1) + doc
+    codes, first_row, item = np.unique(pair, return_index=True, return_inverse=True)
+    exposure = np.bincount(item, weights=e, minlength=len(codes))
+    return _exposure.documents(tg, prep.seg_q, seg[first_row], t[first_row], exposure,
+                               prep.length > 0, m)
 
 
 def _kernel(name: str):
@@ -116,7 +161,8 @@ def _kernel(name: str):
     return kernel
 
 
-@register("ee_d", params=PARAMS, citation=CITATION, undefined=UNDEFINED, ties=TIES)
+@register("ee_d", params=PARAMS, citation=CITATION, undefined=UNDEFINED, ties=TIES,
+          samples=True)
 def ee_d(prep: Prepared, level: float, **params) -> np.ndarray:
     """Expected exposure disparity EE-D = ‖ε‖² (Diaz et al. 2020, eq. 4): the squared norm of
     the vector of the documents' expected exposures ε under the user model; lower is more
@@ -134,7 +180,8 @@ def ee_d(prep: Prepared, level: float, **params) -> np.ndarray:
     return _kernel("ee_d")(prep, level, **params)
 
 
-@register("ee_r", params=PARAMS, citation=CITATION, undefined=UNDEFINED, ties=TIES)
+@register("ee_r", params=PARAMS, citation=CITATION, undefined=UNDEFINED, ties=TIES,
+          samples=True)
 def ee_r(prep: Prepared, level: float, **params) -> np.ndarray:
     """Expected exposure relevance EE-R = ε·ε* (Diaz et al. 2020, eq. 5): the dot product of
     the documents' expected exposures ε and their target exposures ε* (the exposure an
@@ -152,7 +199,8 @@ def ee_r(prep: Prepared, level: float, **params) -> np.ndarray:
     return _kernel("ee_r")(prep, level, **params)
 
 
-@register("ee_l", params=PARAMS, citation=CITATION, undefined=UNDEFINED, ties=TIES)
+@register("ee_l", params=PARAMS, citation=CITATION, undefined=UNDEFINED, ties=TIES,
+          samples=True)
 def ee_l(prep: Prepared, level: float, **params) -> np.ndarray:
     """Expected exposure loss EE-L = ‖ε − ε*‖² = EE-D − 2·EE-R + ‖ε*‖² (Diaz et al. 2020,
     eq. 3): the squared distance between the documents' expected exposures and their target
