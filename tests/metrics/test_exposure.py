@@ -129,6 +129,12 @@ def test_other_metrics_refuse_a_sampled_run():
     q, r, _ = _load("graded")
     with pytest.raises(ParameterError, match="ap scores one ranking per query.*'sample'"):
         r.ir.evaluate(q, ["ee_l", "ap"])
+    with pytest.raises(ParameterError, match="cut-off curves cut one ranking per query"):
+        r.ir.cutoff_curve(q, "ap")  # ap's prefix kernel does not pass through compute
+    with pytest.raises(ParameterError, match="cut-off curves cut one ranking per query"):
+        r.ir.cutoff_curve(q, "ee_l")
+    with pytest.raises(ParameterError, match="bounds complete one ranking per query"):
+        r.ir.bounds(q, ["ee_l"])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DroppedQueriesWarning)
         per_sample = r.ir.ap(q, by="sample")  # each sample a system of its own

@@ -97,6 +97,10 @@ class Bound(Measure):
         return f"Bound({self.label})"
 
     def compute(self, prep: Prepared, relevance_level: float) -> np.ndarray:
+        if "sample" in prep.extra:  # a completion judges each retrieval of a hole apart
+            raise ParameterError(
+                "bounds complete one ranking per query, and the run has a 'sample' column "
+                "of sampled rankings; bound each sample with by='sample', or drop the column")
         zero, top = completions(prep, self.base, self.fill, relevance_level)
         # an undefined value (NaN) is ordered as 0, the value undefined="zero" gives it
         swap = np.nan_to_num(top) < np.nan_to_num(zero)
