@@ -98,6 +98,12 @@ def test_bad_input_is_refused_naming_it():
         ta.expected_exposure(run2, qrels, target=target, **fair)
     with pytest.raises(ParameterError, match="model, p, u"):
         ta.expected_exposure(run2, qrels, groups=grp, target=target, p=0.8, **fair)
+    with pytest.raises(ParameterError, match="normalize must be True or False"):
+        ta.expected_exposure(run2, qrels, groups=grp, target=target, normalize="yes", **fair)
+    with pytest.raises(ParameterError, match="target_len must be a whole number"):
+        ta.expected_exposure(run2, qrels, groups=grp, target=target, target_len=0, **fair)
+    with pytest.raises(ParameterError, match="target_len must be a whole number"):
+        ta.awrf(run1, qrels, groups=grp, target=target, target_len=2.5)
     with pytest.raises(ParameterError, match="semantics="):
         ta.expected_exposure(run2, qrels, semantics="trec2022")
     with pytest.raises(ParameterError, match="target= is the TREC Fair"):

@@ -93,21 +93,23 @@ def expected_exposure(run: Frame, qrels: Frame, *, groups: Frame | None = None,
         One row per (by…, qid) of the qrels: ``ee_d``, ``ee_r``, ``ee_l`` (NaN for a query
         without a candidate document), in the caller's library; ``.mean()`` gives the means.
     """
-    ctx = _Context(run, qrels, groups, sample, by, model, p, u, complete, binarize,
-                   relevance_level, ties)
-    if semantics == "trec-fair-2022":
-        tgt = fair_trec.checked_target(ctx, target, target_len, (model, p, u, complete, binarize))
-        return ctx.output(ctx.keys, fair_trec.eel(
-            ctx, tgt, target_len, checked("normalize", PARAMS[4].check, bool(normalize))))
-    if semantics != "expeval":
+    if semantics not in ("expeval", "trec-fair-2022"):
         raise ParameterError(f"semantics= must be 'expeval' or 'trec-fair-2022', not "
                              f"{semantics!r}")
-    if target is not None:
+    fair = semantics == "trec-fair-2022"
+    norm = checked("normalize", PARAMS[4].check, (not fair) if normalize is None else normalize)
+    if fair:
+        fair_trec.check_options((model, p, u, complete, binarize), target_len)
+    elif target is not None:
         raise ParameterError("target= is the TREC Fair 2022 target distribution: it needs "
                              "semantics='trec-fair-2022'")
+    ctx = _Context(run, qrels, groups, sample, by, model, p, u, complete, binarize,
+                   relevance_level, ties)
+    if fair:
+        tgt = fair_trec.checked_target(ctx, target)
+        return ctx.output(ctx.keys, fair_trec.eel(ctx, tgt, target_len, norm))
     ctx.require_plain_weights()
     m = ctx.measures()
-    norm = checked("normalize", PARAMS[4].check, True if normalize is None else normalize)
     values = {name: m.get(name, norm) for name in MEASURES}
     return ctx.output(ctx.keys, values)
 
@@ -140,9 +142,10 @@ def awrf(run: Frame, qrels: Frame, *, groups: Frame, target: Frame,
     sample : str or None, default "sample"
         The run's column of sampled rankings, if any: AWRF refuses several per query.
     """
+    fair_trec.check_options(fair_trec.DEFAULTS, target_len)
     ctx = _Context(run, qrels, groups, sample, by, "gerr", 0.5, 0.5, False, False,
                    relevance_level, "first")
-    tgt = fair_trec.checked_target(ctx, target, target_len)
+    tgt = fair_trec.checked_target(ctx, target)
     return ctx.output(ctx.keys, fair_trec.awrf(ctx, tgt, target_len))
 
 

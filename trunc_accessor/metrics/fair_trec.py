@@ -60,21 +60,26 @@ def float32_sums(values: np.ndarray, seg: np.ndarray, n_seg: int) -> np.ndarray:
 
 def full_exposure(target_len: int) -> np.float32:
     """The exposure of a full ranking of ``target_len`` positions, summed in float32."""
-    return np.sum(discount(np.arange(1, target_len + 1)))
+    return np.sum(discount(np.arange(1, int(target_len) + 1)))
 
 
-def checked_target(ctx, target, target_len, options=DEFAULTS) -> pl.DataFrame:
-    """The checked target distribution (qid, group, _tgt) of a call (``ctx``: its checked
-    inputs, ``trunc_accessor.metrics.exposure_frames``); ``options``: the call's model, p,
-    u, complete and binarize, which do not apply."""
+def check_options(options: tuple, target_len) -> None:
+    """The call's model, p, u, complete and binarize (which do not apply: left at their
+    defaults) and ``target_len`` (a whole number ≥ 1), checked before any work."""
     if options != DEFAULTS:
         raise ParameterError("semantics='trec-fair-2022' has its own user model (the log "
                              "discount): model, p, u, complete and binarize do not apply")
+    if isinstance(target_len, bool) or not isinstance(target_len, (int, np.integer)) \
+            or target_len < 1:
+        raise ParameterError(f"target_len must be a whole number ≥ 1, not {target_len!r}")
+
+
+def checked_target(ctx, target) -> pl.DataFrame:
+    """The checked target distribution (qid, group, _tgt) of a call (``ctx``: its checked
+    inputs, ``trunc_accessor.metrics.exposure_frames``)."""
     if ctx.groups is None or target is None:
         raise ParameterError("the TREC Fair 2022 measures need groups= (document → group, "
                              "with weights) and target= (qid, group, target)")
-    if isinstance(target_len, bool) or not isinstance(target_len, int) or target_len < 1:
-        raise ParameterError(f"target_len must be a whole number ≥ 1, not {target_len!r}")
     names = _names(target, "target")
     if not {"qid", "group", "target"} <= set(names):
         raise InputError(f"target must have qid, group and target columns; found {names}")
