@@ -67,6 +67,10 @@ _LAZY = {
     "fit_fusion": ("trunc_accessor.fusion", "fit_fusion"),
     "optimize_fusion": ("trunc_accessor.fusion", "optimize_fusion"),
     "official_measures": ("trunc_accessor.io.irds", "official_measures"),
+    # expected exposure of sampled rankings (Diaz et al. 2020), per query and per document
+    "expected_exposure": ("trunc_accessor.metrics.exposure_frames", "expected_exposure"),
+    "exposure_vectors": ("trunc_accessor.metrics.exposure_frames", "exposure_vectors"),
+    "awrf": ("trunc_accessor.metrics.exposure_frames", "awrf"),
 }
 
 __all__ = [
@@ -85,11 +89,14 @@ __all__ = [
     "UndefinedTieOrderWarning",
     "aggregate",
     "agreement",
+    "awrf",
     "compare",
     "define",
     "evaluate_parquet",
     "example_path",
+    "expected_exposure",
     "experiment",
+    "exposure_vectors",
     "fit_fusion",
     "fuse",
     "fusion",

@@ -488,6 +488,11 @@ DOMAINS = {
     "recalls": lambda x: isinstance(x, (list, tuple)) and len(x) > 0
     and all(real(v) and math.isfinite(v) and 0 <= v <= 1 for v in x),
     **dict.fromkeys("abcd", lambda x: real(x) and math.isfinite(x)),  # utility's weights
+    # expected exposure: its user model, GERR's utility, expeval's -C and -B
+    "model": lambda x: isinstance(x, str) and x in ("gerr", "rbp"),
+    "u": lambda x: real(x) and math.isfinite(x) and 0 <= x <= 1,
+    "complete": lambda x: isinstance(x, (bool, np.bool_)),
+    "binarize": lambda x: isinstance(x, (bool, np.bool_)),
 }
 # a parameter whose domain depends on its metric: (metric, parameter) → domain
 METRIC_DOMAINS = {("utility", "collection_size"): lambda x: whole(x, 0),

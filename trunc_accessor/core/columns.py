@@ -23,6 +23,9 @@ SUBTOPIC_NAMES = ("subtopic", "iteration", "intent", "aspect")
 # probability (statAP's π, Aslam, Pavlu & Yilmaz, SIGIR 2006)
 STRATUM_NAMES = ("stratum",)
 INCLUSION_NAMES = ("inclusion", "inclusion_probability")
+# a run of a stochastic ranking policy: the column that names each sampled ranking of a query
+# (expected exposure, Diaz et al. 2020; expeval reads it as the second field of a run file)
+SAMPLE_NAMES = ("sample",)
 SYS = "_sys"  # the engine's system code column (never a user's name: see module doc)
 
 
@@ -59,6 +62,7 @@ class Columns:
     weight: str | None = None  # with a subtopic column: the subtopics' weights, if given
     stratum: str | None = None  # the qrels' stratum column (a sampled pool), if it has one
     inclusion: str | None = None  # the qrels' inclusion probabilities, if it has them
+    sample: str | None = None  # the run's sampled-ranking column (not a by= one), if any
 
 
 # --------------------------------------------------------------------------- frames and names
@@ -164,6 +168,7 @@ def resolve_columns(run, qrels, by: Sequence[str] = ()) -> Columns:
         subtopic=next((a for a in SUBTOPIC_NAMES if a in qn), None),
         stratum=next((a for a in STRATUM_NAMES if a in qn), None),
         inclusion=next((a for a in INCLUSION_NAMES if a in qn), None),
+        sample=next((a for a in SAMPLE_NAMES if a in rn and a not in normalise_by(by)), None),
     )
     if cols.subtopic and "weight" in qn:
         cols = Columns(**{**cols.__dict__, "weight": "weight"})

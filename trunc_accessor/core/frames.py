@@ -123,6 +123,8 @@ def _canonical_run(run: pl.DataFrame, cols: Columns, kt: KeyTypes,
         fits = run.schema["rank"] in (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8,
                                       pl.UInt16, pl.UInt32)
         run_exprs.append(pl.col("rank").cast(pl.Int64 if fits else pl.Float64))
+    if cols.sample:  # sampled rankings of a stochastic policy (expected exposure)
+        run_exprs.append(pl.col(cols.sample).alias("sample"))
     r = run.select(run_exprs)
     systems = None
     if cols.by:
@@ -137,7 +139,7 @@ def _canonical_run(run: pl.DataFrame, cols: Columns, kt: KeyTypes,
 def _check_run_values(r: pl.DataFrame, has_rank: bool, systems: pl.DataFrame | None) -> None:
     """A missing qid or docid, a missing or NaN score, a missing, NaN or infinite rank is
     an error naming the row."""
-    for col in ("qid", "docid"):
+    for col in ("qid", "docid") + (("sample",) if "sample" in r.columns else ()):
         if r[col].null_count():
             row = r.filter(r[col].is_null()).row(0, named=True)
             raise InputError(f"run column {col!r} has a missing value (row "

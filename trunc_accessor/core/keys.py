@@ -211,14 +211,15 @@ def check_duplicate_documents(run: pl.DataFrame, systems: pl.DataFrame | None) -
     """InputError naming a document retrieved twice for one query by one system (the exact
     pass; ``trunc_accessor.core.prepare.prepare`` calls it only when a 64-bit hash of the
     (system, qid, docid) keys finds a repeat)."""
-    keys = [c for c in (SYS, "qid", "docid") if c in run.columns]
+    keys = [c for c in (SYS, "qid", "sample", "docid") if c in run.columns]
     dup = run.select(pl.struct(keys).is_duplicated()).to_series()
     if dup.any():
         row = run.filter(dup).row(0, named=True)
         raise DuplicateDocumentError(
             f"document {row['docid']!r} appears twice in the ranking of "
-            f"{_row_label(row, systems, ['qid'])}: each document may be retrieved once "
-            "per query")
+            f"{_row_label(row, systems, ['qid', 'sample'] if 'sample' in keys else ['qid'])}"
+            ": each document may be retrieved once per query"
+            + (" and sample" if "sample" in keys else ""))
 
 
 def distinct_systems(frame: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:

@@ -25,6 +25,7 @@ from trunc_accessor.core.aspects import build_aspects, judged_pairs
 from trunc_accessor.core.columns import SYS
 from trunc_accessor.core.joins import (
     check_duplicates,
+    hash_values,
     judged_grades,
     judged_hits,
     run_keys,
@@ -89,6 +90,8 @@ def prepare(run: pl.DataFrame | list, qrels: pl.DataFrame, *, systems: pl.DataFr
                  boundary=boundary)
     if rows.extra:
         prep.extra = _extra_layout(qrels, q_index, rows.extra)
+        prep.extra.update({k: (rows.extra[k], np.zeros(0)) for k in RUN_EXTRA
+                           if k in rows.extra})
     del rows, boundary
     if aspect_hits is not None:
         prep.aspects = build_aspects(*aspect_hits, prepared_row)
@@ -186,7 +189,13 @@ def _judged_rows(run: pl.DataFrame, qrels: pl.DataFrame, scored: pl.DataFrame,
                                           pairs["_q"].to_numpy().astype(np.int64, copy=False),
                                           unique=False)
         aspect_hits = pairs, code_q, several, code_w, hit_rows, hit_pairs
-    check_duplicates(run, sys_code, q_row, doc_hash, run_key, systems)
+    samples = _run_samples(run, doc_hash)
+    if samples:  # a document may be in several samples of one ranking, once in each
+        mix = hash_values(pl.Series(samples["sample"]), 0x5A3)
+        check_duplicates(run, sys_code, q_row, doc_hash ^ mix, run_key ^ mix, systems)
+        extra.update(samples)
+    else:
+        check_duplicates(run, sys_code, q_row, doc_hash, run_key, systems)
     del doc_hash, run_key
     seg = q_row if sys_code is None else sys_code * scored.height + q_row
     del sys_code, q_row
@@ -196,6 +205,22 @@ def _judged_rows(run: pl.DataFrame, qrels: pl.DataFrame, scored: pl.DataFrame,
     if keep is not None:
         rows.take(keep)
     return rows, aspect_hits
+
+
+# the run's columns beside the score that kernels read, per row: the sampled ranking of a
+# stochastic policy each row belongs to, and each row's document (as codes)
+RUN_EXTRA = ("sample", "doc")
+
+
+def _run_samples(run: pl.DataFrame, doc_hash: np.ndarray) -> dict[str, np.ndarray]:
+    """A sampled run's ``RUN_EXTRA`` per row: the code of its sample (its rank among the
+    run's sample labels) and of its document (the same document the same code in every
+    sample); empty without a sample column."""
+    if "sample" not in run.columns:
+        return {}
+    doc = np.unique(doc_hash, return_inverse=True)[1].astype(np.float64)
+    return {"sample": run["sample"].rank("dense").to_numpy().astype(np.float64) - 1.0,
+            "doc": doc}
 
 
 # the qrels' columns beside the grade that kernels read, per row and per judgment: a sampled

@@ -43,9 +43,11 @@ SIDES = ("lo", "hi")
 #: grade by which trec_eval's rbp divides every gain (trec_rbp), or moves the relevant
 #: documents' span (Twist and the CRP family). infAP on completed judgments is AP; the
 #: sampled-pool estimators (xinfAP, infNDCG, statAP, statR-prec) inherit AP's, nDCG's and
-#: R-precision's reasons.
+#: R-precision's reasons; expected exposure's target and GERR's exposures move with every
+#: grade (ee_d, ee_r, ee_l).
 NOT_MONOTONE = frozenset({
-    "accuracy", "ap", "ap_prime", "binary_g", "bpm", "bpref", "compat", "f1", "infap",
+    "accuracy", "ap", "ap_prime", "binary_g", "bpm", "bpref", "compat", "ee_d", "ee_l",
+    "ee_r", "f1", "infap",
     "infndcg", "interpolated_precision_11pt", "iprec_at_recall", "ndcg", "ndcg_prime",
     "ndcg_rel", "normalized_g", "oie", "recall", "recovery_ratio", "relative_precision",
     "rndcg", "rprec", "rprec_mult", "space_ratio", "space_ratio_minus", "space_ratio_plus",
@@ -95,6 +97,10 @@ class Bound(Measure):
         return f"Bound({self.label})"
 
     def compute(self, prep: Prepared, relevance_level: float) -> np.ndarray:
+        if "sample" in prep.extra:  # a completion judges each retrieval of a hole apart
+            raise ParameterError(
+                "bounds complete one ranking per query, and the run has a 'sample' column "
+                "of sampled rankings; bound each sample with by='sample', or drop the column")
         zero, top = completions(prep, self.base, self.fill, relevance_level)
         # an undefined value (NaN) is ordered as 0, the value undefined="zero" gives it
         swap = np.nan_to_num(top) < np.nan_to_num(zero)

@@ -35,7 +35,8 @@ def columns_of(run, qrels, by) -> _columns.Columns:
 
 
 def run_columns(cols: _columns.Columns) -> list[str]:
-    return [*cols.by, cols.run_qid, cols.run_docid, "score"] + (["rank"] if cols.has_rank else [])
+    return [*cols.by, cols.run_qid, cols.run_docid, "score"] + (["rank"] if cols.has_rank else []) \
+        + ([cols.sample] if cols.sample else [])
 
 
 def qrels_columns(cols: _columns.Columns) -> list[str]:

@@ -17,7 +17,7 @@ import polars as pl
 from trunc_accessor.core import keys as _keys
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.engine.options import apply_undefined
-from trunc_accessor.errors import InputError
+from trunc_accessor.errors import InputError, ParameterError
 from trunc_accessor.metrics import prefix
 from trunc_accessor.metrics.registry import Measure
 
@@ -33,6 +33,10 @@ def curve(prep: Prepared, measure: Measure, level: float, max_depth=None,
     one pass over the rankings (linear in their length); any other has every prefix scored
     by its own kernel (``rescored_values``: Σ depth over cut-offs, quadratic in the
     ranking length, which ``max_depth`` bounds)."""
+    if "sample" in prep.extra:  # a prefix of the rows of several samples is no ranking
+        raise ParameterError(
+            "cut-off curves cut one ranking per query, and the run has a 'sample' column of "
+            "sampled rankings; score each sample with by='sample', or drop the column")
     segs, depths = prep.cut_points(max_depth)
     keys = prep.keys[segs].with_columns(pl.Series("depth", depths, dtype=pl.Int64))
     kernel = prefix.for_metric(measure.metric)

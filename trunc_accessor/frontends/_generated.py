@@ -2675,6 +2675,257 @@ class Accessor(Namespace[Values, Out]):
                             relevance_level=relevance_level,
                             judged_only=judged_only, undefined=undefined)
 
+    def ee_d(
+        self,
+        qrels: Frame,
+        model: str = "gerr",
+        p: float = 0.5,
+        u: float = 0.5,
+        complete: bool = False,
+        normalize: bool = True,
+        binarize: bool = False,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """Expected exposure disparity EE-D = ‖ε‖² (Diaz et al. 2020, eq. 4): the squared norm of
+            the vector of the documents' expected exposures ε under the user model; lower is more
+            equal. Normalised (default) as expeval does: incomplete judgments
+            EE-D/Σ_i p^(2i) = EE-D·(1 − p²); complete judgments over n candidates between
+            (Σ_{i<n} d^i)²/n (uniformly random ranking) and Σ_{i<n} p^(2i) (a static one), d = p
+            (RBP) or p·u (GERR, as expeval writes it).
+
+            >>> import pandas as pd, trunc_accessor as ta
+            >>> qrels = pd.DataFrame({"qid": 1, "docid": list("abc"), "rel": [2, 1, 0]})
+            >>> run = pd.DataFrame({"qid": 1, "docid": list("abc"), "score": [3, 2, 1]})
+            >>> round(float(run.ir.ee_d(qrels, model="rbp", normalize=False).iloc[0]), 4)
+            1.3125
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        model : default 'gerr'
+            user model: 'gerr' (p^i·(1 − u)^(relevant above)) or 'rbp' (p^i)
+        p : default 0.5
+            patience: the probability of going on to the next rank (expeval's -p, default 0.5)
+        u : default 0.5
+            GERR's utility: the probability of stopping after a relevant document (expeval's -r, default 0.5)
+        complete : default False
+            True: every judged document is a candidate (expeval -C, reranking); False: the relevant documents of an unbounded collection
+        normalize : default True
+            True: (value − lower bound)/(upper − lower), expeval's bounds (expeval's default; -U: False)
+        binarize : default False
+            True: every relevant grade is one level (expeval -B)
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Exact: a tie group is a uniformly random order of its documents and each gets its expected exposure over those orders (RBP; GERR when the group's documents are all relevant or all not). GERR refuses a tie of relevant and non-relevant documents.
+
+        Undefined values
+        ----------------
+        Undefined for a query without a candidate document (R = 0 with incomplete judgments; expeval skips it). An empty ranking (a query the run does not answer) takes EE-D at its upper bound and EE-R at its lower bound, as expeval does, and EE-L = ‖ε*‖², the loss of exposing nothing.
+        An undefined value is 0 by default (``undefined="zero"``), as trec_eval, pytrec_eval, ir_measures and ranx give it, so it counts in means; ``undefined="nan"`` gives NaN (pandas) / null (Polars), left out of means.
+
+        References
+        ----------
+        F. Diaz, B. Mitra, M. D. Ekstrand, A. J. Biega and B. Carterette. Evaluating stochastic rankings with expected exposure. CIKM 2020; the authors' expeval (github.com/diazf/expeval)."""
+        return self._metric("ee_d", {"model": model, "p": p, "u": u, "complete": complete, "normalize": normalize, "binarize": binarize}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
+    def ee_r(
+        self,
+        qrels: Frame,
+        model: str = "gerr",
+        p: float = 0.5,
+        u: float = 0.5,
+        complete: bool = False,
+        normalize: bool = True,
+        binarize: bool = False,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """Expected exposure relevance EE-R = ε·ε* (Diaz et al. 2020, eq. 5): the dot product of
+            the documents' expected exposures ε and their target exposures ε* (the exposure an
+            ideal stochastic ranking gives: documents of one grade share the positions of their
+            grade equally); higher is better. Normalised (default) as expeval does: by ‖ε*‖², with
+            complete judgments from Σ_i d^i·ε*_(i) (the targets ascending: a ranking in reverse
+            order of grade); with one grade level both bounds are 0 and the normalised value 1.
+
+            >>> import pandas as pd, trunc_accessor as ta
+            >>> qrels = pd.DataFrame({"qid": 1, "docid": list("abc"), "rel": [2, 1, 0]})
+            >>> run = pd.DataFrame({"qid": 1, "docid": list("abc"), "score": [3, 2, 1]})
+            >>> round(float(run.ir.ee_r(qrels, model="rbp", normalize=False).iloc[0]), 4)
+            1.25
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        model : default 'gerr'
+            user model: 'gerr' (p^i·(1 − u)^(relevant above)) or 'rbp' (p^i)
+        p : default 0.5
+            patience: the probability of going on to the next rank (expeval's -p, default 0.5)
+        u : default 0.5
+            GERR's utility: the probability of stopping after a relevant document (expeval's -r, default 0.5)
+        complete : default False
+            True: every judged document is a candidate (expeval -C, reranking); False: the relevant documents of an unbounded collection
+        normalize : default True
+            True: (value − lower bound)/(upper − lower), expeval's bounds (expeval's default; -U: False)
+        binarize : default False
+            True: every relevant grade is one level (expeval -B)
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Exact: a tie group is a uniformly random order of its documents and each gets its expected exposure over those orders (RBP; GERR when the group's documents are all relevant or all not). GERR refuses a tie of relevant and non-relevant documents.
+
+        Undefined values
+        ----------------
+        Undefined for a query without a candidate document (R = 0 with incomplete judgments; expeval skips it). An empty ranking (a query the run does not answer) takes EE-D at its upper bound and EE-R at its lower bound, as expeval does, and EE-L = ‖ε*‖², the loss of exposing nothing.
+        An undefined value is 0 by default (``undefined="zero"``), as trec_eval, pytrec_eval, ir_measures and ranx give it, so it counts in means; ``undefined="nan"`` gives NaN (pandas) / null (Polars), left out of means.
+
+        References
+        ----------
+        F. Diaz, B. Mitra, M. D. Ekstrand, A. J. Biega and B. Carterette. Evaluating stochastic rankings with expected exposure. CIKM 2020; the authors' expeval (github.com/diazf/expeval)."""
+        return self._metric("ee_r", {"model": model, "p": p, "u": u, "complete": complete, "normalize": normalize, "binarize": binarize}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
+    def ee_l(
+        self,
+        qrels: Frame,
+        model: str = "gerr",
+        p: float = 0.5,
+        u: float = 0.5,
+        complete: bool = False,
+        normalize: bool = True,
+        binarize: bool = False,
+        *,
+        ties: str = "average",
+        by: str | Sequence[str] | None = None,
+        queries: Iterable[Any] | None = None,
+        relevance_level: float = 1,
+        judged_only: bool = False,
+        undefined: str = "zero",
+    ) -> Values:
+        """Expected exposure loss EE-L = ‖ε − ε*‖² = EE-D − 2·EE-R + ‖ε*‖² (Diaz et al. 2020,
+            eq. 3): the squared distance between the documents' expected exposures and their target
+            exposures; lower is better, 0 when the ranking policy meets the target. Normalised
+            (default) as expeval does: by ‖ε*‖² + 1/(1 − d) with incomplete judgments, by
+            Σ_i (d^i − ε*_(i))² (targets ascending) with complete ones.
+
+            >>> import pandas as pd, trunc_accessor as ta
+            >>> qrels = pd.DataFrame({"qid": 1, "docid": list("abc"), "rel": [2, 1, 0]})
+            >>> run = pd.DataFrame({"qid": 1, "docid": list("abc"), "score": [3, 2, 1]})
+            >>> round(float(run.ir.ee_l(qrels, model="rbp", normalize=False).iloc[0]), 4)
+            0.0625
+
+        Parameters
+        ----------
+        qrels : DataFrame
+            Judgments (qid, docid, rel), pandas or Polars.
+        model : default 'gerr'
+            user model: 'gerr' (p^i·(1 − u)^(relevant above)) or 'rbp' (p^i)
+        p : default 0.5
+            patience: the probability of going on to the next rank (expeval's -p, default 0.5)
+        u : default 0.5
+            GERR's utility: the probability of stopping after a relevant document (expeval's -r, default 0.5)
+        complete : default False
+            True: every judged document is a candidate (expeval -C, reranking); False: the relevant documents of an unbounded collection
+        normalize : default True
+            True: (value − lower bound)/(upper − lower), expeval's bounds (expeval's default; -U: False)
+        binarize : default False
+            True: every relevant grade is one level (expeval -B)
+        ties : {'average', 'first', 'trec_eval', 'trec_eval9'}, default 'average'
+            'average': exact mean over every order of tied scores (McSherry & Najork 2008);
+            'first': the order as given; 'trec_eval': score desc, docid desc (trec_eval's order);
+            'trec_eval9': the same with scores compared as float32 (trec_eval 9.0.8, pytrec_eval).
+        by : str or list of str, optional
+            Key columns holding many systems in one frame; values per (by…, qid). Any
+            column name works; a missing key (None/NaN/null) is a system of its own.
+        queries : iterable, optional
+            Extra qids to score though they have no judgments (R = 0).
+        undefined : {'zero', 'nan'}, default 'zero'
+            An undefined value (e.g. R = 0, see below) is 0, as in trec_eval, pytrec_eval,
+            ir_measures and ranx; 'nan': NaN (pandas) / null (Polars), left out of means.
+        relevance_level : number > 0, default 1
+            A document is relevant when its grade is ≥ this (unjudged documents count
+            as grade 0, so they never are).
+
+        Returns
+        -------
+        pandas: Series indexed by qid (or by…, qid) named after the metric;
+        Polars: frame with the key columns and one Float64 column named after the metric.
+
+        Ties
+        ----
+        Exact: a tie group is a uniformly random order of its documents and each gets its expected exposure over those orders (RBP; GERR when the group's documents are all relevant or all not). GERR refuses a tie of relevant and non-relevant documents.
+
+        Undefined values
+        ----------------
+        Undefined for a query without a candidate document (R = 0 with incomplete judgments; expeval skips it). An empty ranking (a query the run does not answer) takes EE-D at its upper bound and EE-R at its lower bound, as expeval does, and EE-L = ‖ε*‖², the loss of exposing nothing.
+        An undefined value is 0 by default (``undefined="zero"``), as trec_eval, pytrec_eval, ir_measures and ranx give it, so it counts in means; ``undefined="nan"`` gives NaN (pandas) / null (Polars), left out of means.
+
+        References
+        ----------
+        F. Diaz, B. Mitra, M. D. Ekstrand, A. J. Biega and B. Carterette. Evaluating stochastic rankings with expected exposure. CIKM 2020; the authors' expeval (github.com/diazf/expeval)."""
+        return self._metric("ee_l", {"model": model, "p": p, "u": u, "complete": complete, "normalize": normalize, "binarize": binarize}, qrels,
+                            ties=ties, by=by, queries=queries,
+                            relevance_level=relevance_level,
+                            judged_only=judged_only, undefined=undefined)
+
     def infap(
         self,
         qrels: Frame,

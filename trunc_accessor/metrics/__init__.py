@@ -23,6 +23,7 @@ from trunc_accessor.metrics import (  # noqa: F401  (each registers its metrics)
     counts,
     dcg,
     diversity,
+    exposure,
     infap,
     information,
     interpolated,

@@ -49,6 +49,7 @@ class Metric:
     trec_eval: tuple[TrecName, ...] = ()
     aggregate: str = "mean"
     prefix: Callable[..., np.ndarray] | None = None
+    samples: bool = False  # reads a run of sampled rankings (its ``sample`` column)
 
     def measure(self, **params) -> Measure:
         known = {p.name: p for p in self.params}
@@ -110,6 +111,12 @@ class Measure:
         return level, self.kwargs
 
     def compute(self, prep: Prepared, relevance_level: float) -> np.ndarray:
+        if "sample" in prep.extra and not self.metric.samples:
+            raise ParameterError(
+                f"{self.metric.name} scores one ranking per query, and the run has a "
+                "'sample' column of sampled rankings (read by the expected exposure "
+                "measures ee_d, ee_r, ee_l); score each sample with by='sample', or drop "
+                "the column")
         level, kwargs = self.resolve(prep, relevance_level)
         if self.judged_only:
             prep = condensed(prep)
@@ -171,7 +178,8 @@ def register(name: str, *, params: tuple[Param, ...] = (), aliases: tuple[str, .
              citation: str = "", undefined: str = "", user: bool = False, ties: str = "",
              subtopics: bool = False, ir_measures: str | Spelling | tuple = (),
              ranx: str | Spelling | tuple = (), trec_eval: str | TrecName | tuple = (),
-             aggregate: str = "mean", prefix: Callable[..., np.ndarray] | None = None):
+             aggregate: str = "mean", prefix: Callable[..., np.ndarray] | None = None,
+             samples: bool = False):
     """Declare a metric; the decorated function is its kernel and its docstring the doc.
 
     Parameters
@@ -205,6 +213,9 @@ def register(name: str, *, params: tuple[Param, ...] = (), aliases: tuple[str, .
         Its prefix kernel ``fn(cuts, level, **params)``: its value at every cut-off of
         every ranking in one pass (``trunc_accessor.metrics.prefix.Cuts``); without one,
         ``cutoff_curve`` rescores every prefix.
+    samples : bool
+        It reads a run of sampled rankings (a ``sample`` column: several rankings per query
+        of a stochastic policy); other metrics refuse such a run.
     """
     dialects = {"ir_measures": _spellings(ir_measures, Spelling),
                 "ranx": _spellings(ranx, Spelling), "trec_eval": _spellings(trec_eval, TrecName)}
@@ -220,7 +231,8 @@ def register(name: str, *, params: tuple[Param, ...] = (), aliases: tuple[str, .
                         summary=" ".join(doc.split("\n\n")[0].split()) if doc else name,
                         citation=citation,
                         doc=doc, undefined=undefined, user=user, ties=ties,
-                        subtopics=subtopics, aggregate=aggregate, prefix=prefix, **dialects)
+                        subtopics=subtopics, aggregate=aggregate, prefix=prefix,
+                        samples=samples, **dialects)
         if name in REGISTRY:
             raise RuntimeError(f"metric {name!r} registered twice")
         for a in (name, *aliases):  # an alias names one metric
