@@ -5,6 +5,10 @@ from pathlib import Path
 
 import pytest
 
+# the scripts that made the stored peer outputs under tests/data (make_inputs.py and the
+# like) are records of how the files were made, not tests: --doctest-modules leaves them
+collect_ignore_glob = ["data/*"]
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("TRUNC_ACCESSOR_SHARED", ROOT.parent / "shared"))
 DATA = SHARED / "data"
