@@ -348,6 +348,21 @@ def test_random_runs_equal_pandas(client, queries, ties, parts, seed):
 
 
 # --------------------------------------------------------------------------- registration
+@pytest.mark.parametrize("first", ["trunc_accessor.frontends._dask_layout",
+                                   "trunc_accessor.frontends._dask_parts",
+                                   "trunc_accessor.frontends.dask"])
+def test_registers_when_dask_is_first_imported_by_a_dask_module_of_the_package(first):
+    """Dask first imported from inside one of the package's Dask modules: the import hook
+    registers .ir while that module is half-run (it used to fail there, with a warning, on a
+    name the half-run module had not yet defined)."""
+    code = ("import warnings; warnings.simplefilter('error'); import trunc_accessor; "
+            f"import {first}; import dask.dataframe as dd; "
+            "print(type(dd.from_dict({'a': [1]}, 1).ir).__name__)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False)
+    assert done.stdout.strip() == "DaskIR", done.stderr[-2000:]
+
+
 def test_import_does_not_load_dask_and_registers_when_it_is_imported():
     code = ("import sys, trunc_accessor; assert 'dask' not in sys.modules; "
             "import dask.dataframe as dd; assert type(dd.from_dict({'a': [1]}, 1).ir).__name__ "

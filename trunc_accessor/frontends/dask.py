@@ -95,14 +95,9 @@ from trunc_accessor.core import columns as _columns
 from trunc_accessor.core import keys as _keys
 from trunc_accessor.engine import evaluation as engine
 from trunc_accessor.engine import options as _options
-from trunc_accessor.frontends._dask_layout import (
-    Buckets,
-    parquet_parts,
-    qrels_by_bucket,
-    read_part,
-    run_buckets,
-    split_run,
-)
+# the module, not its names: when this module is imported because Dask was first imported by
+# _dask_layout itself (the package's import hook registers .ir then), _dask_layout is half-run
+from trunc_accessor.frontends import _dask_layout as _lay
 from trunc_accessor.frontends._dask_parts import (
     BROADCAST_QRELS_ROWS,
     TASK_SHUFFLE_PARTITIONS,
@@ -175,7 +170,7 @@ def _dask_shuffled(run: dd.DataFrame, reset: bool, layout: _Layout) -> dd.DataFr
 def _read_piece(source: tuple, *args) -> Any:
     """``_piece`` of a partition that the task reads itself (Parquet files or row groups:
     ``read_part``'s arguments), so that a partition is read where and when it is scored."""
-    return _piece(read_part(*source), *args)
+    return _piece(_lay.read_part(*source), *args)
 
 
 def _broadcast_qrels(qrels, qcols: tuple, rel: str):
@@ -207,7 +202,7 @@ class DaskIR(Accessor[dd.Series, dd.DataFrame]):
             row = self._frame._meta
         return row.reset_index() if self._qid_in_index() else row
 
-    def _buckets(self, qid: str) -> Buckets | None:
+    def _buckets(self, qid: str) -> _lay.Buckets | None:
         """The buckets of the run's partitions when they hold whole queries, else None (the
         run is shuffled): found once per frame, from its Parquet footers or from its qid
         column alone (trunc_accessor.frontends._dask_layout)."""
@@ -216,7 +211,7 @@ class DaskIR(Accessor[dd.Series, dd.DataFrame]):
             key: pl.DataType = pl.Null()  # ids of an unusable type: shuffled (the engine says)
             with contextlib.suppress(ValueError):
                 key = _polars(row, [qid], "run", (qid,)).schema[qid]
-            self._found = run_buckets(self._frame, qid, self._qid_in_index(), key)
+            self._found = _lay.run_buckets(self._frame, qid, self._qid_in_index(), key)
         return self._found
 
     # ------------------------------------------------------------------ the graph
@@ -231,7 +226,7 @@ class DaskIR(Accessor[dd.Series, dd.DataFrame]):
         buckets = self._buckets(cols.run_qid)
         shuffle = buckets is None
         layout = _layout(run, cols, reset, shuffle)
-        direct = parquet_parts(run, list(layout.columns))
+        direct = _lay.parquet_parts(run, list(layout.columns))
         piece: Callable[..., Any] = _piece
         if direct:  # Parquet files read straight into Polars, by the task that uses them
             layout = dataclasses.replace(layout, reset=False)
@@ -239,9 +234,9 @@ class DaskIR(Accessor[dd.Series, dd.DataFrame]):
                    else run.to_delayed())
         run_parts: list
         if buckets is None:  # shuffled by tasks: whole queries per partition by hash bucket
-            buckets, n = Buckets(run.npartitions, hashed=True), run.npartitions
+            buckets, n = _lay.Buckets(run.npartitions, hashed=True), run.npartitions
             if n <= TASK_SHUFFLE_PARTITIONS:
-                split = [dask.delayed(split_run, nout=n)(s, layout, i, n)
+                split = [dask.delayed(_lay.split_run, nout=n)(s, layout, i, n)
                          for i, s in enumerate(sources)]
                 run_parts = [[s[j] for s in split] for j in range(n)]
             else:
@@ -251,7 +246,7 @@ class DaskIR(Accessor[dd.Series, dd.DataFrame]):
             piece, run_parts = (_read_piece if direct else _piece), sources
         system_parts = None
         if cols.by:
-            by_parts = ([dask.delayed(read_part)(fs, pieces, list(cols.by))
+            by_parts = ([dask.delayed(_lay.read_part)(fs, pieces, list(cols.by))
                          for fs, pieces in direct] if direct
                         else self._frame[list(cols.by)].to_delayed())
             system_parts = dask.delayed(_systems)(
@@ -262,7 +257,7 @@ class DaskIR(Accessor[dd.Series, dd.DataFrame]):
             q, facts = _broadcast_qrels(qrels, qcols, cols.rel)
             qrels_parts = [q] * len(run_parts)
         else:  # each piece takes the judgments of its own qids
-            q, (facts, qrels_parts) = None, qrels_by_bucket(qrels, qcols, cols.rel, buckets)
+            q, (facts, qrels_parts) = None, _lay.qrels_by_bucket(qrels, qcols, cols.rel, buckets)
         plan = dask.delayed(_plan)(system_parts, facts, queries_s, cols.by)
         pieces = [dask.delayed(piece)(p, qp, plan, call, layout, queries_s, broadcast)
                   for p, qp in zip(run_parts, qrels_parts)]
