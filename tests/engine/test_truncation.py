@@ -138,3 +138,22 @@ def test_polars_curve_and_optimum_match_pandas():
     assert b.equals(c)
     assert np.allclose(a["value"].to_numpy(), b["value"].to_numpy())
     assert a.depth.max() <= 20 and set(a.qid) == {"301", "302", "303"}
+
+
+def test_truncate_cuts_each_sampled_ranking_of_a_stochastic_run_on_its_own():
+    """A run with a ``sample`` column holds several sampled rankings per query (expected
+    exposure): truncate and truncate_at cut each one, as cutting every sample's frame alone
+    does, on every frontend (they used to cut the samples' rows of a query as one ranking)."""
+    import dask.dataframe as dd
+
+    rng = np.random.default_rng(3)
+    rows = [(q, s, f"d{d}", float(rng.integers(0, 4))) for q in ("1", "2") for s in range(3)
+            for d in rng.permutation(6)]
+    run = pd.DataFrame(rows, columns=["qid", "sample", "docid", "score"])
+    for cut in (lambda r: r.ir.truncate(2), lambda r: r.ir.truncate_at("d3")):
+        alone = pd.concat([cut(part) for _, part in run.groupby("sample")]).sort_index()
+        pd.testing.assert_frame_equal(cut(run), alone)
+        pd.testing.assert_frame_equal(cut(pl.from_pandas(run)).to_pandas(),
+                                      alone.reset_index(drop=True), check_dtype=False)
+        pd.testing.assert_frame_equal(cut(dd.from_pandas(run, npartitions=2)).compute()
+                                      .sort_index(), alone, check_dtype=False)

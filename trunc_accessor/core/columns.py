@@ -202,10 +202,17 @@ class RunColumns:
     docid: str
     by: tuple[str, ...]
     has_rank: bool
+    sample: str | None = None  # a stochastic policy's sampled-ranking column, if any
 
     @property
     def needed(self) -> list[str]:
-        return [*self.by, self.qid, self.docid, "score"] + (["rank"] if self.has_rank else [])
+        return ([*self.by, self.qid, self.docid, "score"] + (["rank"] if self.has_rank else [])
+                + ([self.sample] if self.sample else []))
+
+    @property
+    def ranking(self) -> list[str]:
+        """The columns that, with the qid, name one ranking: by…, and the sample, if any."""
+        return [*self.by, *([self.sample] if self.sample else [])]
 
 
 def resolve_run_columns(run, by=None) -> RunColumns:
@@ -215,7 +222,8 @@ def resolve_run_columns(run, by=None) -> RunColumns:
     by = normalise_by(by)
     cols = RunColumns(qid=_pick("qid", names, None, QID_NAMES, "run", run),
                       docid=_pick("docid", names, None, DOCID_NAMES, "run", run),
-                      by=by, has_rank="rank" in names)
+                      by=by, has_rank="rank" in names,
+                      sample=next((a for a in SAMPLE_NAMES if a in names and a not in by), None))
     if "score" not in names:
         raise InputError(f"run has no 'score' column; found {names}")
     _check_by_names(by, names, (cols.qid, cols.docid, "score", "rank"))

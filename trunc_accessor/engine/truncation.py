@@ -155,11 +155,13 @@ def validated(frame, cols):
 def truncate_frame(frame, cols, depth=None, marker=None):
     """The rows of a Polars DataFrame/LazyFrame kept by ``truncate`` (``depth``: int or a
     frame of keys and one depth column from ``numbers.depth_argument``) or
-    ``truncate_at`` (``marker``); the frame's columns and row order are kept."""
+    ``truncate_at`` (``marker``); the frame's columns and row order are kept. A run with a
+    ``sample`` column has each sampled ranking cut on its own (a per-query depth applies to
+    every sample of the query)."""
     if marker is not None:
-        return frame.filter(keep_before_marker(cols.qid, cols.docid, cols.by, cols.has_rank,
-                                               marker))
-    pos = position_expr(cols.qid, cols.by, cols.has_rank)
+        return frame.filter(keep_before_marker(cols.qid, cols.docid, cols.ranking,
+                                               cols.has_rank, marker))
+    pos = position_expr(cols.qid, cols.ranking, cols.has_rank)
     if isinstance(depth, pl.DataFrame):
         column = depth.columns[-1]
         other = depth.lazy() if isinstance(frame, pl.LazyFrame) else depth
