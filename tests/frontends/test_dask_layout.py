@@ -205,8 +205,8 @@ def test_parquet_partitions_read_straight_into_polars_equal_dask_reads(layouts, 
     has missing values (pandas reads them as NaN floats)."""
     runs, qrels, _ = layouts
     reads = []
-    real = dask_accessor.read_part
-    monkeypatch.setattr(dask_accessor, "read_part",
+    real = _dask_layout.read_part
+    monkeypatch.setattr(_dask_layout, "read_part",
                         lambda *a: reads.append(a[2]) or real(*a))  # noqa: B023
     run = runs["sorted"].compute()
     run = run.assign(system=run["system"].map({"bm25": 1, "tfidf": 2}).astype("Int64"))

@@ -95,6 +95,7 @@ from trunc_accessor.core import columns as _columns
 from trunc_accessor.core import keys as _keys
 from trunc_accessor.engine import evaluation as engine
 from trunc_accessor.engine import options as _options
+
 # the module, not its names: when this module is imported because Dask was first imported by
 # _dask_layout itself (the package's import hook registers .ir then), _dask_layout is half-run
 from trunc_accessor.frontends import _dask_layout as _lay
