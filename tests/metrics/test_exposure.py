@@ -54,6 +54,17 @@ def _unanswered_loss_differs(inp, row) -> bool:
         row["value"] == "0.000000"
 
 
+def _equal_bounds_noise(opts, row) -> bool:
+    """Group EE-D under RBP, normalised: expeval's bounds k·G(p, r)² are equal but for the
+    order of two multiplications, and where they differ in the last bit it prints the
+    rounding noise divided by that bit (5.8e15, or 1 for an unanswered query); the library
+    takes bounds within 1e-12 of each other as equal and gives expeval's value for equal
+    bounds, 0."""
+    o = opts.split()
+    return (row["measure"] == "disparity" and "-G" in o and o[o.index("-u") + 1] == "rbp"
+            and "-U" not in o)
+
+
 @pytest.mark.parametrize(("inp", "opts"), CASES)
 def test_expected_exposure_is_expevals_on_sampled_rankings(inp, opts):
     q, r, g = _load(inp)
@@ -66,6 +77,9 @@ def test_expected_exposure_is_expevals_on_sampled_rankings(inp, opts):
         value = got.filter(pl.col("qid") == row["qid"])[NAMES[row["measure"]]].item()
         if _unanswered_loss_differs(inp, row):
             assert value > 0
+            continue
+        if _equal_bounds_noise(opts, row):
+            assert value == 0.0, row
             continue
         assert f"{value:f}" == row["value"], row
     # the queries expeval skips (no candidate) are NaN

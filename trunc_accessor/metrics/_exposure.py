@@ -136,6 +136,9 @@ class Measures:
     upper: dict
 
     DEFAULT = {"ee_d": 0.0, "ee_r": 1.0, "ee_l": 0.0}
+    # bounds this close are equal: their difference is rounding (expeval's group EE-D under
+    # RBP has bounds k·G(p, r)² computed in two orders), and dividing by it gives noise
+    EQUAL_BOUNDS = 1e-12
 
     def get(self, name: str, normalize: bool) -> np.ndarray:
         v = self.values[name]
@@ -144,7 +147,8 @@ class Measures:
         lo, hi = self.lower[name], self.upper[name]
         with np.errstate(invalid="ignore", divide="ignore"):
             scaled = (v - lo) / (hi - lo)
-        return np.where(lo == hi, self.DEFAULT[name], scaled)
+        equal = np.abs(hi - lo) <= self.EQUAL_BOUNDS * np.maximum(np.abs(hi), np.abs(lo))
+        return np.where(equal, self.DEFAULT[name], scaled)
 
 
 def _values(owner: np.ndarray, target: np.ndarray, exposure: np.ndarray, n_seg: int,
@@ -196,7 +200,8 @@ def groups(tg: Targets, seg_q: np.ndarray, owner: np.ndarray, target: np.ndarray
     mass = geometric(model.p, r)
     one = k == 1
     low = geometric(model.bound_discount, r)
-    # expeval's order of operations: with RBP the bounds are equal but for rounding
+    # expeval's order of operations: with RBP the bounds are equal but for rounding (taken
+    # as equal: Measures.EQUAL_BOUNDS)
     d_hi = np.where(one, 0.0, mass * mass * k)
     d_lo = np.where(one, 0.0, k * low * low)
     spread = np.bincount(owner, weights=(mass[owner] - target) ** 2, minlength=n_seg)
