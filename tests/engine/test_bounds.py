@@ -200,3 +200,43 @@ def test_bounds_refuse_diversity_measures():
     run, qrels = ta.load_example()
     with pytest.raises(ParameterError, match="alpha_ndcg@10.*subtopics"):
         run.ir.bounds(qrels, "alpha_ndcg@10")
+
+
+SAMPLED = ["xinfap", "infndcg", "ip@5", "inum_rel_ret", "inum_rel"]
+STAT = ["stat_ap", "stat_p@5", "stat_rprec", "stat_num_rel"]
+
+
+@pytest.mark.parametrize(("column", "metrics"), [("stratum", SAMPLED), ("inclusion", STAT)])
+def test_bounds_of_sampled_pool_estimators_keep_the_sampling_design(column, metrics):
+    """The completions keep the qrels' strata / inclusion probabilities (they were dropped,
+    so statAP's bounds were AP's and left out its own value); the holes are judged for
+    certain: a stratum of their own, wholly judged, or inclusion probability 1. Each side
+    equals evaluate on qrels completed by hand that way."""
+    rng = np.random.default_rng(7)
+    docs = [f"d{i}" for i in range(12)]
+    qrels = pd.DataFrame({"qid": "1", "docid": docs[:9], "rel": [1, 0, -1, 2, 0, -1, 1, 0, 1],
+                          "stratum": ["a", "a", "a", "b", "b", "b", "c", "c", "c"],
+                          "inclusion": [1.0, 0.5, 0.5, 0.25, 0.25, 0.5, 0.2, 1.0, 0.4]})
+    qrels = qrels.drop(columns="inclusion" if column == "stratum" else "stratum")
+    if column == "inclusion":
+        qrels = qrels[qrels.rel >= 0]  # statAP: every qrels line is a sampled judgment
+    run = pd.DataFrame({"qid": "1", "docid": rng.permutation(docs),
+                        "score": np.arange(12, 0, -1, dtype=float)})
+    got = run.ir.bounds(qrels, metrics)
+    holes = sorted(set(docs) - set(qrels.docid))
+    ends = []
+    for grade in (0, 2):
+        filled = pd.DataFrame({"qid": "1", "docid": holes, "rel": grade,
+                               column: "zz" if column == "stratum" else 1.0})
+        ends.append(run.ir.evaluate(pd.concat([qrels, filled]), metrics))
+    alone = run.ir.evaluate(qrels, metrics)
+    for m in metrics:
+        lo, hi = sorted(float(e[m].iloc[0]) for e in ends)
+        assert got[f"{m}_lo"].iloc[0] == pytest.approx(lo, abs=1e-12), m
+        assert got[f"{m}_hi"].iloc[0] == pytest.approx(hi, abs=1e-12), m
+        assert got[m].iloc[0] == pytest.approx(float(alone[m].iloc[0]), abs=1e-12), m
+    no_holes = run[~run.docid.isin(holes)]
+    tight = no_holes.ir.bounds(qrels, metrics)
+    for m in metrics:  # nothing to complete: both sides are the value
+        assert tight[f"{m}_lo"].iloc[0] == pytest.approx(tight[m].iloc[0], abs=1e-12), m
+        assert tight[f"{m}_hi"].iloc[0] == pytest.approx(tight[m].iloc[0], abs=1e-12), m

@@ -153,11 +153,36 @@ def completed(prep: Prepared, hole_grades: np.ndarray | np.float64, top: float) 
     q_grades[offsets[hole_seg] + judged[hole_seg] + hole_within] = hole_grades
     grade = prep.grade.copy()
     grade[holes] = hole_grades
-    return Prepared(keys=prep.keys, offsets=prep.offsets, seg_q=np.arange(n_seg), seg=prep.seg,
+    done = Prepared(keys=prep.keys, offsets=prep.offsets, seg_q=np.arange(n_seg), seg=prep.seg,
                     grade=grade, gid=prep.gid, q_offsets=offsets, q_grades=q_grades,
                     max_grade=max(float(prep.max_grade), top), ties=prep.ties,
                     _g_seg=prep._g_seg, _g_start=prep._g_start, _g_size=prep._g_size,
                     g_first=prep.g_first, _pos=prep._pos)
+    if prep.extra:
+        old = prep.q_offsets[prep.seg_q][seg_rep] + within
+        new = offsets[seg_rep] + within
+        done.extra = {k: _completed_extra(k, row, judged_values, holes, old, new,
+                                          offsets[hole_seg] + judged[hole_seg] + hole_within)
+                      for k, (row, judged_values) in prep.extra.items()}
+    return done
+
+
+def _completed_extra(name: str, row: np.ndarray, judged: np.ndarray, holes: np.ndarray,
+                     old: np.ndarray, new: np.ndarray, hole_at: np.ndarray):
+    """A qrels column the sampled-pool estimators read (core.prepare.EXTRA), completed as
+    the grades are: each ranking's judgments, then its holes, judged for certain — inclusion
+    probability 1 (statAP), a stratum of their own, wholly judged (sample_eval's estimators).
+    A column of the run (a sample code: no judgments) is kept as it is."""
+    if len(judged) == 0 and name not in ("stratum", "inclusion"):
+        return row, judged
+    fill = 1.0 if name == "inclusion" else (float(np.nanmax(judged)) + 1.0 if len(judged)
+                                            else 0.0)
+    row = row.copy()
+    row[holes] = fill
+    out = np.empty(len(new) + len(hole_at), dtype=np.float64)
+    out[new] = judged[old]
+    out[hole_at] = fill
+    return row, out
 
 
 def bound_names(named, fill: float | None) -> list:

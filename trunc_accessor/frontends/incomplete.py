@@ -115,9 +115,11 @@ class Incomplete(Generic[Out]):
         largest grade of the qrels). Each ranking's holes are filled for that ranking only,
         and only retrieved documents are filled. The bounds are values on completed
         judgments: a filled document is judged, so Judged@k is 1 on both sides and bpref
-        and infAP count a hole filled at 0 as judged non-relevant. Where the measure is
-        monotone in every document's grade (precision, DCG, RR, RBP, ERR, recall at full
-        depth, …), [lo, hi] is the range of the measure over every grading of the holes
+        and infAP count a hole filled at 0 as judged non-relevant; for the sampled-pool
+        estimators a filled hole is judged for certain (a stratum of its own, wholly
+        judged; inclusion probability 1), the rest of the sampling design kept. Where the
+        measure is monotone in every document's grade (precision, DCG, RR, RBP, ERR, recall
+        at full depth, …), [lo, hi] is the range of the measure over every grading of the holes
         between 0 and ``grade``; for the measures of
         ``trunc_accessor.engine.bounds.NOT_MONOTONE`` (AP, nDCG, R-precision, recall@k,
         bpref, …: a relevant hole also raises R or the ideal ranking) it is the range
