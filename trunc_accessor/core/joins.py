@@ -39,11 +39,17 @@ def scored_index(run: pl.DataFrame, scored: pl.DataFrame, by: list[str]) -> np.n
     """For each run row, the index of its qid among the scored qids (-1 if not scored)."""
     if run.height == 0:
         return np.zeros(0, dtype=np.int64)
-    change = pl.col("qid").ne(pl.col("qid").shift())
-    for b in by:
-        change = change | pl.col(b).ne(pl.col(b).shift())
-    starts = np.flatnonzero(run.select(change.fill_null(True)).to_series().to_numpy())
-    first = run.select(pl.col("qid").gather(pl.Series(starts)))
+    # the runs of equal qids (Polars' run-length encoding: no shifted copy of the column)
+    runs = run["qid"].rle().struct.unnest()  # (length, value): fields named by version
+    starts = np.zeros(runs.height, dtype=np.int64)
+    np.cumsum(runs.to_series(0).to_numpy()[:-1], out=starts[1:])
+    first = runs.select(runs.to_series(1).alias("qid"))
+    for b in by:  # integer codes (the system): a new system starts a run too
+        code = run[b].to_numpy()
+        more = np.flatnonzero(code[1:] != code[:-1]) + 1
+        if len(more):
+            starts = np.union1d(starts, more)
+            first = run.select(pl.col("qid").gather(pl.Series(starts)))
     q_of_run = (first.join(scored, on="qid", how="left", maintain_order="left")["_q"]
                 .fill_null(-1).to_numpy().astype(np.int64, copy=False))
     return np.repeat(q_of_run, np.diff(np.append(starts, run.height)))

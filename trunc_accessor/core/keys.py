@@ -184,7 +184,7 @@ def may_repeat(frame: pl.DataFrame, keys: Sequence[str]) -> bool:
     than there are rows (several times cheaper than an exact pass, which callers run only
     then)."""
     return (frame.height > 1
-            and frame.select(pl.struct(keys).hash().n_unique()).item() < frame.height)
+            and frame.select(keys).hash_rows().n_unique() < frame.height)
 
 
 def qid_sort_keys(frame: pl.DataFrame, qid: str) -> list[pl.Expr]:

@@ -50,7 +50,10 @@ class Notes:
         if not len(seg):
             return
         n_q = len(q_counts)
-        judged_rows = np.bincount(seg[~np.isnan(grade)] // n_q, minlength=n_sys)
+        judged = ~np.isnan(grade)
+        judged_rows = (np.array([np.count_nonzero(judged)]) if n_sys == 1
+                       else np.bincount(seg[judged] // n_q, minlength=n_sys))
+        del judged
         length = np.bincount(seg, minlength=n_sys * n_q)
         answered = (length > 0) & (q_counts[np.arange(n_sys * n_q) % n_q] > 0)
         judged_queries = np.bincount(np.arange(n_sys * n_q) // n_q, weights=answered,

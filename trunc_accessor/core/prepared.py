@@ -105,7 +105,10 @@ class Prepared:
         row = first[g]
         after = np.minimum(g + 1, len(first) - 1)
         end = np.where(g + 1 < len(first), first[after], len(self.seg))
-        return self.seg[row], self.positions_of(row) - 1, end - row
+        if self._pos is not None:
+            return self.seg[row], self._pos[row] - 1, end - row
+        seg = self.seg[row]  # one read of the rows' segments (positions_of reads them too)
+        return seg, row - self.offsets[seg], end - row
 
     @property
     def g_seg(self) -> np.ndarray:
@@ -221,10 +224,32 @@ class Prepared:
             if judged.size == len(self.grade):
                 self._cache["judged_part"] = self
             else:
-                part = self.restrict(self.group_rows(judged))
+                part = self._whole_groups(judged)
                 part._cache["judged_part"] = part
                 self._cache["judged_part"] = part
         return self._cache["judged_part"]
+
+    def _whole_groups(self, rows: np.ndarray) -> Prepared:
+        """``restrict(group_rows(rows))``, built from the groups' first rows and sizes: the
+        kept rows' segments, positions and group numbers repeat their group's, so of the
+        full-length arrays only the group index, group bounds, segment of each group and
+        the grades are read (each read of a 10M-row array at scattered rows costs about as
+        much as the whole restricted part's arithmetic)."""
+        if self.singleton_groups or rows.size == 0:
+            return self.restrict(rows)
+        g = self.gid[rows]
+        g = g[np.r_[True, g[1:] != g[:-1]]]
+        g_seg, g_start, size = self.groups_of(g)
+        ends = np.cumsum(size)
+        local = np.arange(ends[-1]) - np.repeat(ends - size, size)  # offset in its group
+        kept = np.repeat(self.offsets[g_seg] + g_start, size) + local
+        return Prepared(keys=self.keys, offsets=self.offsets, seg_q=self.seg_q,
+                        seg=np.repeat(g_seg, size), _pos=np.repeat(g_start, size) + local + 1,
+                        grade=self.grade[kept], gid=np.repeat(np.arange(len(g)), size),
+                        _g_seg=g_seg, _g_start=g_start, _g_size=size,
+                        q_offsets=self.q_offsets, q_grades=self.q_grades,
+                        max_grade=self.max_grade, ties=self.ties,
+                        extra={k: (r[kept], q) for k, (r, q) in self.extra.items()})
 
     # ------------------------------------------------------------------ relevance
     def relevant(self, level: float) -> np.ndarray:

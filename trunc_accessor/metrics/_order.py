@@ -69,6 +69,79 @@ def segmented_suffix_max(values: np.ndarray, seg: np.ndarray) -> np.ndarray:
     return uniq[running - offset][::-1]
 
 
+DISTINCT_GAINS = 256  # counting beyond this many distinct values sorts
+
+
+def _counted(values: np.ndarray, seg: np.ndarray,
+             n_seg: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The distinct ``values``, largest first, and how many times each occurs in each
+    segment (an ``n_seg`` × distinct matrix); None when there are too many distinct values
+    (or a NaN) for counting to pay."""
+    import polars as pl
+
+    distinct = np.sort(pl.Series(values).unique().to_numpy())
+    v = len(distinct)
+    if v > DISTINCT_GAINS or np.isnan(distinct).any():
+        return None
+    lo, hi = distinct[0], distinct[-1]
+    if (-2**31 < lo and hi < 2**31 and hi - lo < DISTINCT_GAINS
+            and (distinct == np.floor(distinct)).all()):
+        # whole numbers (grades): each one's place among them is its distance to the largest
+        v = int(hi - lo) + 1
+        code = (hi - values).astype(np.int64)
+        distinct = lo + np.arange(v, dtype=np.float64)
+    else:
+        code = (v - 1) - np.searchsorted(distinct, values)  # 0 for the largest value
+    if n_seg * v > 4 * len(values) + 4096:
+        return None
+    counts = np.bincount(seg * v + code, minlength=n_seg * v).reshape(n_seg, v)
+    return distinct[::-1], counts
+
+
+def descending_within(values: np.ndarray, seg: np.ndarray, n_seg: int) -> np.ndarray:
+    """``values`` sorted largest first within each segment (``seg`` non-decreasing, one
+    entry per value): each query's ideal order of its judged gains. With few distinct
+    values (grades, their gains) they are counted per segment and laid out again,
+    without a sort of all the judgments (1M judgments: a few ms against ~60 ms for
+    ``np.lexsort``); the result is the same array either way."""
+    values = np.asarray(values, dtype=np.float64)
+    counted = _counted(values, seg, n_seg) if len(values) else None
+    if counted is None:
+        return values[np.lexsort((-values, seg))]
+    distinct, counts = counted
+    return np.repeat(np.tile(distinct, n_seg), counts.ravel())
+
+
+def best_first(values: np.ndarray, seg: np.ndarray, n_seg: int,
+               depth: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The positive ``values`` of each segment largest first, within its first ``depth``
+    places (None: all), as (values, segment, place 1, 2, …): the entries of
+    ``descending_within`` that an ideal ranking's DCG@depth adds, in its order (what it
+    leaves out adds nothing). Counted as ``descending_within`` when few values are
+    distinct: only the kept entries are laid out (10 per query for nDCG@10, not every
+    judgment)."""
+    values = np.asarray(values, dtype=np.float64)
+    counted = _counted(values, seg, n_seg) if len(values) else None
+    if counted is None:
+        ordered = values[np.lexsort((-values, seg))]
+        place = np.arange(len(values)) - np.searchsorted(seg, seg) + 1
+        keep = ordered > 0
+        if depth is not None:
+            keep &= place <= depth
+        return ordered[keep], seg[keep], place[keep]
+    distinct, counts = counted
+    positive = int(np.count_nonzero(distinct > 0))  # the first columns: largest first
+    distinct, counts = distinct[:positive], counts[:, :positive]
+    if depth is not None:
+        reach = np.minimum(np.cumsum(counts, axis=1), depth)
+        counts = np.diff(reach, axis=1, prepend=0)
+    per_seg = counts.sum(axis=1)
+    kept = np.repeat(np.tile(distinct, n_seg), counts.ravel())
+    seg_of = np.repeat(np.arange(n_seg), per_seg)
+    first = np.cumsum(per_seg) - per_seg
+    return kept, seg_of, np.arange(len(kept)) - first[seg_of] + 1
+
+
 CUMSUM_CELLS = 1 << 22  # restarting_cumsum: cells of one padded block
 
 

@@ -15,6 +15,7 @@ import numpy as np
 
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.metrics._kernels import discount, in_cut, safe_div
+from trunc_accessor.metrics._order import best_first
 from trunc_accessor.metrics.dialects import CUTS, Spelling, TrecName
 from trunc_accessor.metrics.params import (
     K,
@@ -58,14 +59,9 @@ def dcg_values(prep: Prepared, k, gains, log_base: float = 2.0, min_grade=None) 
 def ideal_dcg(prep: Prepared, k, gains, log_base: float = 2.0, min_grade=None) -> np.ndarray:
     """DCG@k of the ideal ranking: the qid's judged positive gains sorted descending."""
     qg = gain_values(prep.q_grades, gains, min_grade)
-    q_seg = prep.q_seg
-    order = np.lexsort((-qg, q_seg))
-    sorted_g = qg[order]
-    i = np.arange(len(qg)) - prep.q_offsets[q_seg] + 1
-    w = discount(i, log_base) * (sorted_g > 0)
-    if k is not None:
-        w = w * (i <= k)
-    per_qid = np.bincount(q_seg, weights=sorted_g * w, minlength=len(prep.q_offsets) - 1)
+    n_q = len(prep.q_offsets) - 1
+    g, q, i = best_first(qg, prep.q_seg, n_q, k)
+    per_qid = np.bincount(q, weights=g * discount(i, log_base), minlength=n_q)
     return per_qid[prep.seg_q]
 
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.metrics._kernels import discount, rbp_tail, rbp_weights
-from trunc_accessor.metrics._order import restarting_cumsum
+from trunc_accessor.metrics._order import descending_within, restarting_cumsum
 from trunc_accessor.metrics.params import P, Param, check_k
 from trunc_accessor.metrics.prefix import Cuts
 from trunc_accessor.metrics.rbp import MAX_GRADE, RBP_GRADED
@@ -168,7 +168,7 @@ def ideal_terms(prep: Prepared, q_gain: np.ndarray) -> tuple[np.ndarray, np.ndar
     """The ideal ranking's DCG terms of every qid (its judged gains sorted descending, each
     positive one over log2(1 + rank); aligned with ``prep.q_grades``' qid blocks) and the
     number of positive gains of each qid."""
-    sorted_g = q_gain[np.lexsort((-q_gain, prep.q_seg))]
+    sorted_g = descending_within(q_gain, prep.q_seg, len(prep.q_offsets) - 1)
     rank = np.arange(len(sorted_g)) - prep.q_offsets[prep.q_seg] + 1
     terms = np.where(sorted_g > 0, sorted_g * discount(rank), 0.0)
     positive = np.bincount(prep.q_seg, weights=(sorted_g > 0).astype(float),

@@ -28,6 +28,7 @@ from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.metrics._kernels import safe_div
 from trunc_accessor.metrics._order import (
     TREC_EVAL,
+    descending_within,
     mixed_groups,
     require_order_free,
     restarting_cumsum,
@@ -74,8 +75,7 @@ def ideal(prep: Prepared, gains):
     q = prep.q_seg
     keep = g > 0
     g, q = g[keep], q[keep]
-    order = np.lexsort((-g, q))
-    values = g[order]
+    values = descending_within(g, q, len(prep.q_offsets) - 1)
     counts = np.bincount(q, minlength=len(prep.q_offsets) - 1)
     offsets = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])

@@ -12,6 +12,7 @@ import numpy as np
 import polars as pl
 
 from trunc_accessor.core.prepared import Prepared, build
+from trunc_accessor.metrics._order import descending_within
 
 
 # --------------------------------------------------------------------------- curves
@@ -141,9 +142,8 @@ def _best_relevant(prep: Prepared, level: float) -> tuple[np.ndarray, np.ndarray
     with np.errstate(invalid="ignore"):
         q_rel = prep.q_grades >= level
     qs, grades = prep.q_seg[q_rel], prep.q_grades[q_rel]
-    order = np.lexsort((-grades, qs))
-    q_first = np.searchsorted(qs[order], np.arange(len(prep.q_offsets) - 1))
-    return grades[order], q_first
+    q_first = np.searchsorted(qs, np.arange(len(prep.q_offsets) - 1))
+    return descending_within(grades, qs, len(prep.q_offsets) - 1), q_first
 
 
 def full_scale(prep: Prepared, level: float, length: np.ndarray) -> Prepared:
