@@ -1,7 +1,7 @@
 """Ranking order: the permutation that puts a run's rows in the order of their rankings.
 
 ``segment_order`` is the stable sort of rows by segment (one segment = one ranking) and one
-key, done as one NumPy sort of packed 64-bit words; ``ranking_order`` picks the key a tie
+key, done as one sort of packed 64-bit words; ``ranking_order`` picks the key a tie
 rule asks for (rank, score, trec_eval's score then docid, …) and returns None when the rows
 are already in order. ``trunc_accessor.core.prepare`` orders every run with it, and the
 fusion of runs orders its fused rankings with the same rules.
@@ -35,24 +35,44 @@ def segment_order(seg: np.ndarray, key: np.ndarray, descending: bool = False) ->
         np.invert(word, out=word)
     if key.dtype.kind == "f":
         word[np.isnan(key)] = np.iinfo(np.uint64).max
-    shift = np.uint64(max(int(seg.max()), 1).bit_length())
+    shift = max(int(seg.max()), 1).bit_length()
+    bits = np.uint64(64 - shift)  # the bits of a word that the key may take
+    lo = word.min()
+    exact = bool((word.max() - lo) >> bits == 0)  # e.g. ranks: the whole key fits
     packed = seg.astype(np.uint64)
-    packed <<= np.uint64(64) - shift
-    packed |= word >> shift
-    order = np.argsort(packed)
+    packed <<= bits
+    if exact:
+        word -= lo
+        packed |= word
+    else:
+        packed |= word >> np.uint64(shift)
+    # Polars' stable sort (4M words: 0.17 s in random order, 0.03 s when the rows come in a
+    # few ordered stretches, as a run read from several files or a shuffled Dask partition;
+    # NumPy's: 0.54 and 0.26 s): rows of equal words stay in row order
+    order = (pl.DataFrame({"p": packed}).select(pl.arg_sort_by("p", maintain_order=True))
+             .to_series().to_numpy().astype(np.int64))
+    if exact:
+        return order
     packed = packed[order]
     tie = packed[1:] == packed[:-1]
     del packed
-    if tie.any():  # each run of equal words by the whole key, then row number
-        tied = np.zeros(len(order), dtype=bool)
-        tied[1:] = tie
-        tied[:-1] |= tie
-        at = np.flatnonzero(tied)
-        run = np.concatenate(([0], np.cumsum(~tie)))[at]
-        rows = order[at]
-        again = (pl.DataFrame({"run": run, "word": word[rows], "row": rows})
-                 .select(pl.arg_sort_by("run", "word", "row")).to_series().to_numpy())
-        order[at] = rows[again]
+    if not tie.any():
+        return order
+    ordered_word = word[order]
+    if not np.any(tie & (ordered_word[1:] != ordered_word[:-1])):
+        return order  # equal words are equal keys: already in row order
+    del ordered_word
+    # some keys differ only in the dropped bits: each run of equal words by the whole key,
+    # then row number
+    tied = np.zeros(len(order), dtype=bool)
+    tied[1:] = tie
+    tied[:-1] |= tie
+    at = np.flatnonzero(tied)
+    run = np.concatenate(([0], np.cumsum(~tie)))[at]
+    rows = order[at]
+    again = (pl.DataFrame({"run": run, "word": word[rows], "row": rows})
+             .select(pl.arg_sort_by("run", "word", "row")).to_series().to_numpy())
+    order[at] = rows[again]
     return order
 
 
