@@ -252,7 +252,35 @@ def test_three_column_qrels(tmp_path):
     with pytest.raises(InputError, match=r"line 2: a qrels line needs 4 fields"):
         ta.read_qrels(path)
     path.write_text("301 d1\n")
-    with pytest.raises(InputError, match=r"line 1: a qrels line needs 4 fields .* or 3"):
+    with pytest.raises(InputError, match=r"line 1: a qrels line has 4 fields .*, 3 .* or 5 "
+                                         r".*this one has 2"):
+        ta.read_qrels(path)
+
+
+@pytest.mark.parametrize("comment", ["", "# topic iter docno stratum grade\n"])
+def test_five_column_qrels_are_a_sampled_pools(tmp_path, comment):
+    # NIST's sample_eval.pl layout: qid iter docid stratum rel (not read as the first four)
+    path = tmp_path / "qrels.sample"
+    path.write_text(comment + "301 0 d1 2 1\n301 0 d9 1 -1\n302 0 d3 A 0\n")
+    got = ta.read_qrels(path, library="polars")
+    assert got.columns == ["qid", "docid", "rel", "stratum"]
+    assert got["rel"].to_list() == [1, -1, 0] and got["stratum"].to_list() == ["2", "1", "A"]
+    assert got["stratum"].dtype == pl.String
+    path.write_text(comment + "301 0 d1 2 1\n301 0 d9 1\n")
+    with pytest.raises(InputError, match=r"line \d: a qrels line needs 5 fields"):
+        ta.read_qrels(path)
+    path.write_text(comment + "301 0 d1 2 1\n301 0 d9 1 1 x\n")
+    with pytest.raises(InputError, match=r"line \d: 6 fields, but the file's first line has 5"):
+        ta.read_qrels(path)
+    path.write_text(comment + "301 0 d1 2 x\n")
+    with pytest.raises(InputError, match=r"line \d: grade 'x' is not a finite number"):
+        ta.read_qrels(path)
+
+
+def test_qrels_whose_first_line_is_wider_than_every_layout_are_refused(tmp_path):
+    path = tmp_path / "qrels.txt"
+    path.write_text("301 0 d1 2 1 0.5\n301 0 d9 1 0 0.5\n")  # e.g. a prels file
+    with pytest.raises(InputError, match=r"line 1: a qrels line has 4 fields .*this one has 6"):
         ta.read_qrels(path)
 
 

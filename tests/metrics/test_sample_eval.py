@@ -85,6 +85,27 @@ def test_sample_eval_measures_per_query_from_the_accessor(qrels_name, run_name, 
         assert f"{ours:.4f}" == value, (measure, topic)
 
 
+@pytest.mark.parametrize("qrels_name,run_name,stored", [
+    ("biocaddie.qrels", "biocaddie.b.run", "biocaddie.b.q.out"),
+    ("cranfield.qrels", "cranfield.bm25.run", "cranfield.bm25.q.out"),
+])
+def test_sample_eval_measures_from_files_read_by_read_qrels_and_read_run(qrels_name, run_name,
+                                                                        stored):
+    # the five-field qrels give their stratum column; the run its scores (ties: trec_eval's
+    # order, as the script reads a ranking: score, then docno, both descending)
+    q = ta.read_qrels(HERE / qrels_name)
+    assert q.columns.tolist() == ["qid", "docid", "rel", "stratum"]
+    r = ta.read_run(HERE / run_name)
+    with pytest.warns(InconsistentEstimateWarning) if "cranfield" in run_name else _nothing():
+        res = r.ir.evaluate(q, list(OURS.values()), ties="trec_eval", undefined="zero")
+    expected = _stored(stored)
+    got = {str(t): row for t, row in res.iterrows()}
+    for (measure, topic), value in expected.items():
+        if topic == "all" or measure not in OURS:
+            continue
+        assert f"{float(got[topic][OURS[measure]]):.4f}" == value, (measure, topic)
+
+
 def test_sample_eval_warns_when_estimated_relevant_retrieved_exceeds_the_estimated_total():
     qrels = pl.DataFrame({"qid": "1", "docid": ["a", "b", "c", "d"], "stratum": ["1", "2",
                           "2", "1"], "rel": [1, -1, -1, 0]})

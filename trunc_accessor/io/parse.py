@@ -75,6 +75,11 @@ _RUN = _Format("run", ("qid", "Q0", "docid", "rank", "score", "runid"), 5,
                {3: "rank", 4: "score"}, (0, 2, 3, 4, 5))
 _QRELS4 = _Format("qrels", ("qid", "iter", "docid", "rel"), 4, {3: "grade"}, (0, 1, 2, 3))
 _QRELS3 = _Format("qrels", ("qid", "docid", "rel"), 3, {2: "grade"}, (0, 1, 2), exact=True)
+# a sampled pool's qrels, as NIST's sample_eval.pl reads them (the grade after the stratum)
+_QRELS5 = _Format("qrels", ("qid", "iter", "docid", "stratum", "rel"), 5, {4: "grade"},
+                  (0, 1, 2, 3, 4), exact=True)
+QRELS_LAYOUTS = ("4 fields (qid iter docid rel), 3 (qid docid rel) or 5 (qid iter docid "
+                 "stratum rel: a sampled pool's, as NIST's sample_eval reads them)")
 
 
 def _blank_pairs(buf, sep: bytes = b" ") -> bool:
@@ -141,11 +146,20 @@ def _first_data_fields(buf, sep: bytes = b" ") -> int:
 
 
 def _choose(n_first: int, formats: tuple[_Format, ...]) -> _Format:
-    """The format of a file whose first data line has ``n_first`` fields: qrels with three
-    are ``qid docid rel``."""
-    if len(formats) > 1 and n_first == formats[1].n_min:
-        return formats[1]
+    """The format of a file whose first data line has ``n_first`` fields: the first of the
+    other formats that has that many fields (qrels with three are ``qid docid rel``, with
+    five a sampled pool's), else the first format."""
+    for fmt in formats[1:]:
+        if n_first == fmt.n_min:
+            return fmt
     return formats[0]
+
+
+def _too_wide(n_first: int, formats: tuple[_Format, ...]) -> bool:
+    """Does the first data line of a qrels file have more fields than any qrels layout (its
+    fields would be misread: the careful reader names the line)?"""
+    return (len(formats) > 1 and formats[0].what == "qrels"
+            and n_first > max(len(f.fields) for f in formats))
 
 
 def _finite(table: pa.Table, fmt: _Format) -> bool:
@@ -214,6 +228,8 @@ def _parse_clean(source, formats: tuple[_Format, ...], comments: bool, n_first: 
     """A normalised buffer or file (fields separated by single ``sep``): Arrow's reader if it
     can (no comment lines, every line as long as the first), else Polars'; None if both
     fail."""
+    if _too_wide(n_first, formats):
+        return None
     fmt = _choose(n_first, formats)
     table = None if comments else _arrow(source, fmt, n_first, sep)
     if table is None:
@@ -281,11 +297,9 @@ def _careful(buf: bytes, where: str, formats: tuple[_Format, ...]) -> tuple[_For
         if not parts or parts[0].startswith(b"#"):
             continue
         if fmt is None:  # qrels: the first data line decides between 3 and 4 columns
-            if len(parts) < formats[1].n_min:
-                raise InputError(
-                    f"{where}, line {lineno}: a qrels line needs 4 fields "
-                    f"({' '.join(formats[0].fields)}) or 3 ({' '.join(formats[1].fields)}), "
-                    f"found {len(parts)}")
+            if len(parts) < formats[1].n_min or _too_wide(len(parts), formats):
+                raise InputError(f"{where}, line {lineno}: a qrels line has {QRELS_LAYOUTS}, "
+                                 f"this one has {len(parts)}")
             fmt = _choose(len(parts), formats)
         if not cols:
             cols = [[] for _ in fmt.keep]
@@ -299,7 +313,7 @@ def _careful(buf: bytes, where: str, formats: tuple[_Format, ...]) -> tuple[_For
                                  f"one has {len(parts)}")
             raise InputError(f"{where}, line {lineno}: {len(parts)} fields, but the file's "
                              f"first line has {len(fmt.fields)} ({' '.join(fmt.fields)}): a "
-                             f"qrels file has one layout, 4 fields (qid iter docid rel) or 3")
+                             f"qrels file has one layout, {QRELS_LAYOUTS}")
         for i, label in fmt.numeric.items():
             text = parts[i]
             if not (_NUMBER.fullmatch(text) and math.isfinite(float(text))):

@@ -15,6 +15,7 @@ from trunc_accessor.errors import InputError
 from trunc_accessor.io.parse import (
     _QRELS3,
     _QRELS4,
+    _QRELS5,
     _RUN,
     _parse,
     _several,
@@ -115,6 +116,11 @@ def read_qrels(path: Source, library: str = "pandas", subtopics: bool | None = N
     """A TREC qrels file as a frame with columns qid, docid, rel (int64 when every grade is
     a whole number, else float64). Four fields per line (``qid iter docid rel``) or, when
     the first data line has three, ``qid docid rel``; ``path`` as for ``read_run``.
+    Five fields a line are a sampled pool's qrels as NIST's ``sample_eval.pl`` reads them
+    (``qid iter docid stratum rel``, a negative grade for a pooled document that was not
+    sampled): the frame then has a ``stratum`` column (strings: strata are compared as text),
+    which the inferred measures (``xinfap``, ``infndcg``, ``ip@k``, …) read. A first line
+    of more fields is refused, naming it (its fields would be misread).
 
     ``subtopics``: TREC's diversity qrels (the Web track's ``qrels.diversity``, NTCIR's
     intent files) put a document's subtopic in the second field and judge it once per
@@ -148,9 +154,12 @@ def read_qrels(path: Source, library: str = "pandas", subtopics: bool | None = N
         label = path if isinstance(path, str) else f"dataset {type(path).__name__}"
         frame = _as(library, irds.qrels_table(ds, label, subtopics))
         return irds.remember(frame, irds.official(ds), label)
-    _fmt, raw, where, _stem = _parse(path, (_QRELS4, _QRELS3))
+    _fmt, raw, where, _stem = _parse(path, (_QRELS4, _QRELS3, _QRELS5))
     columns = [raw["qid"], raw["docid"], _whole_or_float(raw["rel"])]
     names = ["qid", "docid", "rel"]
+    if "stratum" in raw.column_names:  # a sampled pool's: labels compared as text
+        columns.append(raw["stratum"])
+        names.append("stratum")
     if subtopics and "iter" not in raw.column_names:
         raise InputError(f"{where}: subtopics=True, but the file has 3 fields a line "
                          "(qid docid rel): no subtopic field")
