@@ -777,12 +777,11 @@ def test_readers_read_or_name_the_line(tmp_path_factory, lines, junk):
     if not bad_bytes:
         lines = [*lines, junk.decode()]
     data = [ln.split() for ln in lines if ln.split() and not ln.split()[0].startswith("#")]
-    # qrels: a first data line of 3 fields makes the file `qid docid rel` (every line exactly
-    # 3 fields: a longer one is a line of the other layout), of 5 fields `qid iter docid
-    # stratum rel` (exactly 5), of more fields an error at that line, else `qid iter docid rel`
+    # qrels: the first data line's fields decide the layout, and every line has exactly
+    # those (as trec_eval reads qrels): 3 `qid docid rel`, 5 `qid iter docid stratum rel`,
+    # else 4 `qid iter docid rel` (a first line of 6 or more is an error at that line)
     first = len(data[0]) if data else 0
-    qrels_rule = ((3, (2,), 3) if first == 3 else (5, (4,), 5) if first == 5
-                  else (4, (3,), 5) if first > 5 else (4, (3,), None))
+    qrels_rule = (3, (2,), 3) if first == 3 else (5, (4,), 5) if first == 5 else (4, (3,), 4)
     for reader, n_min, numeric, n_max in ((ta.read_run, 5, (3, 4), None),
                                           (ta.read_qrels, *qrels_rule)):
         kind, res = outcome(lambda reader=reader: reader(path))

@@ -277,6 +277,19 @@ def test_five_column_qrels_are_a_sampled_pools(tmp_path, comment):
         ta.read_qrels(path)
 
 
+@pytest.mark.parametrize("comment", ["", "# qid iter docid rel\n"])
+def test_a_qrels_line_longer_than_its_files_layout_is_named_as_trec_eval_refuses_it(
+        tmp_path, comment):
+    # trec_eval stops on such a line ("Malformed line"); its extra field was dropped silently
+    path = tmp_path / "qrels.txt"
+    path.write_text(comment + "301 0 d1 1\n301 0 d2 0 0.5\n302 0 d3 2\n")
+    with pytest.raises(InputError, match=r"line \d: 5 fields, but the file's first line has 4"):
+        ta.read_qrels(path)
+    path.write_text(comment + "301 0 d1 1\n301 0 d2 0\n302 0 d3 2\n")
+    assert rows(ta.read_qrels(path)) == {"qid": ["301", "301", "302"],
+                                         "docid": ["d1", "d2", "d3"], "rel": [1, 0, 2]}
+
+
 def test_qrels_whose_first_line_is_wider_than_every_layout_are_refused(tmp_path):
     path = tmp_path / "qrels.txt"
     path.write_text("301 0 d1 2 1 0.5\n301 0 d9 1 0 0.5\n")  # e.g. a prels file

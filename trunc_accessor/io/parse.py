@@ -73,7 +73,9 @@ class _Format:
 
 _RUN = _Format("run", ("qid", "Q0", "docid", "rank", "score", "runid"), 5,
                {3: "rank", 4: "score"}, (0, 2, 3, 4, 5))
-_QRELS4 = _Format("qrels", ("qid", "iter", "docid", "rel"), 4, {3: "grade"}, (0, 1, 2, 3))
+# every qrels line has exactly its layout's fields, as trec_eval reads them ("Malformed line")
+_QRELS4 = _Format("qrels", ("qid", "iter", "docid", "rel"), 4, {3: "grade"}, (0, 1, 2, 3),
+                  exact=True)
 _QRELS3 = _Format("qrels", ("qid", "docid", "rel"), 3, {2: "grade"}, (0, 1, 2), exact=True)
 # a sampled pool's qrels, as NIST's sample_eval.pl reads them (the grade after the stratum)
 _QRELS5 = _Format("qrels", ("qid", "iter", "docid", "stratum", "rel"), 5, {4: "grade"},
@@ -207,8 +209,10 @@ def _arrow(source, fmt: _Format, n: int, sep: str = " ") -> pa.Table | None:
 
 def _polars(source, fmt: _Format, sep: str = " ") -> pa.Table | None:
     """Polars' CSV reader on a normalised buffer or file (lines may hold different numbers of
-    fields, comment lines are skipped); None if anything is off."""
-    if fmt.exact:  # ragged lines would be cut silently: the line-by-line reader checks them
+    fields, comment lines are skipped); None if anything is off. A format of exactly its
+    fields first has every data line's fields counted (a line too long or too short sends
+    the file to the line-by-line reader, which names it)."""
+    if fmt.exact and not _lines_have(source, len(fmt.fields), sep):
         return None
     try:
         frame = pl.scan_csv(
@@ -221,6 +225,34 @@ def _polars(source, fmt: _Format, sep: str = " ") -> pa.Table | None:
     except _PARSE_ERRORS:
         return None
     return table if _finite(table, fmt) else None
+
+
+def _lines_have(source, n: int, sep: str) -> bool:
+    """Does every line of a normalised buffer or file that is not a comment hold exactly
+    ``n`` fields (``n - 1`` single separators)?"""
+    try:
+        if isinstance(source, str):
+            with open(source, "rb") as fh:
+                with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+                    return _count_fields(np.frombuffer(mm, np.uint8).copy(), n, sep)
+        return _count_fields(np.frombuffer(source, np.uint8), n, sep)
+    except (OSError, ValueError):
+        return False
+
+
+def _count_fields(a: np.ndarray, n: int, sep: str) -> bool:
+    if a.size == 0:
+        return True
+    ends = np.flatnonzero(a == 10)
+    if not ends.size or ends[-1] != a.size - 1:
+        ends = np.append(ends, a.size)
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    data = starts < ends  # not an empty line (the last one after a final newline)
+    data[data] = a[starts[data]] != ord("#")
+    if not data.any():
+        return True
+    seps = np.add.reduceat((a == ord(sep)).astype(np.int32), np.minimum(starts, a.size - 1))
+    return bool((seps[data] == n - 1).all())
 
 
 def _parse_clean(source, formats: tuple[_Format, ...], comments: bool, n_first: int,
