@@ -232,15 +232,12 @@ def _lines_have(source, n: int, sep: str) -> bool:
     ``n`` fields (``n - 1`` single separators)?"""
     try:
         if isinstance(source, str):
-            with open(source, "rb") as fh:
-                with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-                    return _count_fields(np.frombuffer(mm, np.uint8).copy(), n, sep)
-        return _count_fields(np.frombuffer(source, np.uint8), n, sep)
+            with open(source, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+                a = np.frombuffer(mm, np.uint8).copy()
+        else:
+            a = np.frombuffer(source, np.uint8)
     except (OSError, ValueError):
         return False
-
-
-def _count_fields(a: np.ndarray, n: int, sep: str) -> bool:
     if a.size == 0:
         return True
     ends = np.flatnonzero(a == 10)
