@@ -120,8 +120,9 @@ def read_qrels(path: Source, library: str = "pandas", subtopics: bool | None = N
     (``qid iter docid stratum rel``, a negative grade for a pooled document that was not
     sampled): the frame then has a ``stratum`` column (strings: strata are compared as text),
     which the inferred measures (``xinfap``, ``infndcg``, ``ip@k``, …) read. The first
-    data line decides the layout, and every line must have exactly its fields, as trec_eval
-    reads qrels: a longer or shorter line is refused, naming it.
+    data line decides the layout, and every line must have exactly its fields (trec_eval's
+    qrels reader, get_qrels.c, stops on a longer line too): a longer or shorter line is
+    refused, naming it.
 
     ``subtopics``: TREC's diversity qrels (the Web track's ``qrels.diversity``, NTCIR's
     intent files) put a document's subtopic in the second field and judge it once per

@@ -4,6 +4,7 @@ orders of such a tie, and the ranks of the relevant documents of every ranking."
 from __future__ import annotations
 
 import numpy as np
+import polars as pl
 
 from trunc_accessor.core.prepared import Prepared
 from trunc_accessor.errors import ParameterError
@@ -77,8 +78,6 @@ def _counted(values: np.ndarray, seg: np.ndarray,
     """The distinct ``values``, largest first, and how many times each occurs in each
     segment (an ``n_seg`` × distinct matrix); None when there are too many distinct values
     (or a NaN) for counting to pay."""
-    import polars as pl
-
     distinct = np.sort(pl.Series(values).unique().to_numpy())
     v = len(distinct)
     if v > DISTINCT_GAINS or np.isnan(distinct).any():
